@@ -97,16 +97,4 @@ class ModelCommandsTest {
         assertTrue(turns.get(1)[1] > turns.get(1)[0]);
         assertEquals(2, run.errLines().stream().filter(l -> l.contains("tok/s")).count(), run.toString());
     }
-
-    @Test
-    void benchDecodePrintsTwoParsableLines() {
-        CliRun run = CliRun.of("bench", "decode", "--model", model.toString(), "--threads", "1",
-                "--prompt-tokens", "8", "--new-tokens", "4", "--runs", "2");
-        assertEquals(0, run.code(), run.toString());
-        List<String> lines = run.out().lines().toList();
-        assertEquals(2, lines.size(), run.toString());
-        assertTrue(lines.get(0).matches("prompt: \\d+\\.\\d tok/s"), lines.get(0));
-        assertTrue(lines.get(1).matches("decode: \\d+\\.\\d tok/s"), lines.get(1));
-        assertTrue(Double.parseDouble(lines.get(1).split(" ")[1]) > 0);
-    }
 }

@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code parley models}: managing model files; without a subcommand it prints the usage. */
 @Command(name = "models", mixinStandardHelpOptions = true, description = "Makes and manages model files.",
-        subcommands = {})
+        subcommands = {SynthCommand.class})
 public final class ModelsCommand implements Callable<Integer> {
     private final Terminal terminal;
 
