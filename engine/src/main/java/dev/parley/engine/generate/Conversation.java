@@ -6,7 +6,6 @@ import dev.parley.engine.tokenizer.ChatTemplate;
 import dev.parley.engine.tokenizer.Role;
 import dev.parley.engine.tokenizer.Tokenizer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -65,14 +64,8 @@ public final class Conversation {
         return session.position();
     }
 
-    /** The rendered conversation with the assistant's turn opened, as tokens (one BOS at most). */
+    /** The rendered conversation with the assistant's turn opened, as tokens. */
     private int[] promptTokens() {
-        String rendered = template.render(messages, true);
-        int[] ids = tokenizer.encode(rendered, true, true);
-        int bos = tokenizer.vocabulary().bos();
-        if (ids.length >= 2 && ids[0] == bos && ids[1] == bos) {
-            ids = Arrays.copyOfRange(ids, 1, ids.length); // the template wrote BOS itself
-        }
-        return ids;
+        return template.encodePrompt(tokenizer, messages, true);
     }
 }
