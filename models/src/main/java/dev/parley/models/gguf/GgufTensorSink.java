@@ -41,12 +41,15 @@ public final class GgufTensorSink implements AutoCloseable {
             Files.createDirectories(dir);
         }
         this.target = abs;
-        this.temp = Files.createTempFile(dir, abs.getFileName() + ".", ".part");
+        // A fresh name beside the target (same file system, so the final rename is atomic); created with
+        // the default permissions, unlike Files.createTempFile's owner-only ones.
+        this.temp = abs.resolveSibling(abs.getFileName() + "." + Long.toHexString(System.nanoTime())
+                + Long.toHexString(Thread.currentThread().threadId()) + ".part");
         this.tensors = List.copyOf(tensors);
         this.alignment = alignment;
         FileChannel ch = null;
         try {
-            ch = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+            ch = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
             this.channel = ch;
             put(ByteBuffer.wrap(header));
         } catch (IOException | RuntimeException e) {

@@ -204,8 +204,8 @@ public final class TensorEncoder {
 
     /** C's roundf: to nearest, halves away from zero (Math.round rounds halves up instead). */
     private static int roundHalfAway(float v) {
-        double a = Math.floor(Math.abs((double) v) + 0.5);
-        return (int) (v < 0 ? -a : a);
+        // In double, v + 0.5 is exact for every float of this range, and the cast truncates toward zero.
+        return (int) (v + Math.copySign(0.5, v));
     }
 
     private static void putShort(byte[] b, int at, short v) {

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.LongConsumer;
 
 /**
  * Generates a GGUF model with the tensors, metadata and tokenizer of a real llama / qwen2 model
@@ -95,9 +96,10 @@ public final class Synth {
             report(spec, 0);
             for (int i = 0; i < plan.size(); i++) {
                 SynthLayout.Planned p = plan.get(i);
-                writeTensor(pool, sink, p, i, spec.seed(), shape);
+                long before = done;
+                long total = totalElements;
+                writeTensor(pool, sink, p, i, spec.seed(), shape, n -> report(spec, (double) (before + n) / total));
                 done += p.elements();
-                report(spec, (double) done / totalElements);
             }
             sink.commit();
         } finally {
@@ -109,10 +111,11 @@ public final class Synth {
     }
 
     private void writeTensor(ExecutorService pool, GgufTensorSink sink, SynthLayout.Planned p, int index, long seed,
-                             ModelShape shape) throws IOException {
+                             ModelShape shape, LongConsumer elementsDone) throws IOException {
         if (p.kind() == SynthLayout.Kind.ROPE_FREQS) {
             byte[] b = TensorEncoder.encode(p.type(), SynthLayout.llama3RopeFactors(shape));
             sink.write(p.name(), b, 0, b.length);
+            elementsDone.accept(p.elements());
             return;
         }
         int rowLen = Math.toIntExact(p.dims()[0]);
@@ -122,6 +125,7 @@ public final class Synth {
         int window = 2 * threads;
         ArrayDeque<Future<byte[]>> pending = new ArrayDeque<>();
         long submitted = 0;
+        long written = 0;
         try {
             while (submitted < chunks || !pending.isEmpty()) {
                 while (submitted < chunks && pending.size() < window) {
@@ -132,6 +136,8 @@ public final class Synth {
                 }
                 byte[] b = pending.removeFirst().get();
                 sink.write(p.name(), b, 0, b.length);
+                written += b.length;
+                elementsDone.accept(written / p.type().typeSize() * p.type().blockSize());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
