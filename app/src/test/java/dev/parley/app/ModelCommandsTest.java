@@ -82,6 +82,18 @@ class ModelCommandsTest {
     }
 
     @Test
+    void chatSaysWhenTheConversationFillsTheContextAndResetRecovers() {
+        CliRun run = CliRun.withInput("Hello there!\nAgain please, and more.\n/reset\nHi\n", "chat", "--model",
+                model.toString(), "--context", "48", "--max-tokens", "16", "--temperature", "0", "--threads", "1");
+        assertEquals(0, run.code(), run.toString());
+        List<String> stops = run.errLines().stream().filter(l -> l.contains("| stop: ")).toList();
+        assertEquals(3, stops.size(), run.toString());
+        assertTrue(stops.get(1).endsWith("stop: context_full"), run.toString());
+        assertTrue(run.err().contains("/reset starts over"), run.toString());
+        assertTrue(stops.get(2).endsWith("stop: max_tokens"), run.toString());
+    }
+
+    @Test
     void tokenizeMatchesTheGoldenPromptIds() throws IOException {
         List<Integer> golden = ints(shortCase.get("prompt_ids"));
         CliRun plain = CliRun.withInput(shortCase.get("text").asText(), "tokenize", "--model", model.toString());
