@@ -32,7 +32,8 @@ public final class Main {
         }
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-        int code = run(args, new Terminal(out, err, System.in, System.console() != null));
+        java.io.Console console = System.console();
+        int code = run(args, new Terminal(out, err, System.in, console != null && console.isTerminal()));
         out.flush();
         err.flush();
         System.exit(code);
