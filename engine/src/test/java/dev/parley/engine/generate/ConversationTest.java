@@ -39,8 +39,15 @@ class ConversationTest {
             assertEquals(5, first.tokens().length);
             assertEquals(firstPrompt + 4, chat.cachedTokens(), "prompt + all but the last new token are cached");
 
+            int cachedBefore = chat.cachedTokens();
             GenerationResult second = chat.reply("And then?", greedy, 5, new CancellationToken(), e -> { });
-            assertTrue(second.reusedTokens() >= firstPrompt, "reused " + second.reusedTokens());
+            assertEquals(cachedBefore, second.reusedTokens(), "the whole cache (prompt and answer) is reused");
+            String added = template.render(List.of(ChatMessage.system("Be brief."), ChatMessage.user("Hello!"),
+                    new ChatMessage(Role.ASSISTANT, first.text().strip()), ChatMessage.user("And then?")), true)
+                    .substring(template.render(List.of(ChatMessage.system("Be brief."), ChatMessage.user("Hello!"),
+                            new ChatMessage(Role.ASSISTANT, first.text().strip())), false).length());
+            assertEquals(1 + tokenizer.encode(added, false, true).length, second.stats().promptTokens(),
+                    "only the last answer token and the new turn's tokens are fed");
             List<ChatMessage> messages = chat.messages();
             assertEquals(List.of(Role.SYSTEM, Role.USER, Role.ASSISTANT, Role.USER, Role.ASSISTANT),
                     messages.stream().map(ChatMessage::role).toList());
