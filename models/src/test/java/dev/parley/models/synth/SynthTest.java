@@ -161,9 +161,17 @@ class SynthTest {
         assertEquals("gpt2", meta.get("tokenizer.ggml.model").value());
         assertTrue(((String) meta.get("tokenizer.chat_template").value()).contains("<|im_start|>assistant"));
 
-        SynthVocab padded = SynthVocab.build(5000);
-        assertEquals(5000, padded.size());
-        assertEquals("[PAD4999]", padded.tokens()[4999]);
+        SynthVocab big = SynthVocab.build(151936); // Qwen2.5's size: mostly filler words
+        assertEquals(151936, big.size());
+        String[] bigTokens = big.tokens();
+        assertEquals(bigTokens.length, java.util.Set.of(bigTokens).size(), "filler tokens are unique");
+        int[] types = (int[]) big.metadata().get("tokenizer.ggml.token_type").value();
+        for (int i = 0; i < bigTokens.length; i++) {
+            boolean special = i >= big.endOfTextId() && i <= big.imEndId();
+            assertEquals(special ? 3 : 1, types[i], "token " + i + " " + bigTokens[i]);
+            assertFalse(bigTokens[i].isEmpty());
+        }
+        assertTrue(bigTokens[151935].matches("Ġ?[a-z]+"), "fillers print as words: " + bigTokens[151935]);
         SynthVocab small = SynthVocab.build(300);
         assertEquals(300, small.size());
         assertEquals(300 - 259, small.merges().length);
