@@ -8,6 +8,7 @@ import dev.parley.engine.gguf.GgufValueType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -102,28 +103,25 @@ public final class GgufWriter {
     public GgufWriter addTensor(String name, long[] dims, GgmlType type) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
-        if (!tensorNames.add(name)) {
+        if (tensorNames.contains(name)) {
             throw new IllegalArgumentException("expected unique tensor names but '" + name + "' was added twice");
         }
         if (dims.length < 1 || dims.length > MAX_DIMS) {
-            tensorNames.remove(name);
             throw new IllegalArgumentException("tensor '" + name + "': expected 1 to 4 dimensions but found " + dims.length);
         }
         long count = 1;
         for (long d : dims) {
             if (d < 1) {
-                tensorNames.remove(name);
                 throw new IllegalArgumentException("tensor '" + name + "': expected dimensions >= 1 but found " + d);
             }
             count = Math.multiplyExact(count, d);
         }
         if (dims[0] % type.blockSize() != 0) {
-            tensorNames.remove(name);
             throw new IllegalArgumentException("tensor '" + name + "': expected dims[0] to be a multiple of "
                     + type.blockSize() + " for " + type + " but found " + dims[0]);
         }
-        GgufTensorInfo info = new GgufTensorInfo(name, dims, type, nextOffset);
-        tensors.add(info);
+        tensorNames.add(name);
+        tensors.add(new GgufTensorInfo(name, dims, type, nextOffset));
         nextOffset = align(nextOffset + type.byteSizeFor(count), alignment());
         return this;
     }
@@ -156,7 +154,7 @@ public final class GgufWriter {
             b.u64(t.offset());
         }
         b.zeros((int) (align(b.size(), alignment()) - b.size()));
-        return java.util.Arrays.copyOf(b.array(), b.size());
+        return Arrays.copyOf(b.array(), b.size());
     }
 
     /**

@@ -242,8 +242,12 @@ class SynthTest {
         ModelShape odd = ModelShape.parse("tiny:dim=48,heads=4,kv=2");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new Synth(1).write(SynthSpec.of(odd, GgmlType.Q8_0, 1), dir.resolve("odd.gguf")));
-        assertTrue(e.getMessage().contains("multiple of 32"), e.getMessage());
+        assertTrue(e.getMessage().contains("dim must be a multiple of 32 but found 48"), e.getMessage());
         assertFalse(Files.exists(dir.resolve("odd.gguf")));
+        ModelShape llama3 = ModelShape.parse("llama-3.2-1b:layers=1,dim=64,heads=4,kv=2,ffn=64,vocab=300");
+        IllegalArgumentException e2 = assertThrows(IllegalArgumentException.class, () -> new Synth(1)
+                .write(new SynthSpec("qwen2", llama3, GgmlType.F16, null, 1, null), dir.resolve("q.gguf")));
+        assertTrue(e2.getMessage().contains("only the llama architecture carries"), e2.getMessage());
     }
 
     private static void expect(GgufFile f, String name, GgmlType type, long... dims) throws IOException {
