@@ -25,7 +25,8 @@ import java.util.Set;
  * <p>Layout written: {@code "GGUF", uint32 version, uint64 tensor count, uint64 metadata count,
  * metadata (in insertion order), tensor infos, zero padding to the alignment, tensor data}, each
  * tensor starting at a multiple of the alignment and padded with zeros after it (as ggml does),
- * so the file size is a multiple of the alignment too. The alignment is {@code general.alignment}
+ * so the file size is a multiple of the alignment too; a file without tensors has no padding.
+ * Rewriting a file that ggml or gguf-py wrote reproduces it byte for byte. The alignment is {@code general.alignment}
  * when that key is set (see {@link #alignment(int)}), else 32.
  *
  * <p>Not thread-safe: build and write from one thread.
@@ -153,7 +154,9 @@ public final class GgufWriter {
             b.u32(t.type().id());
             b.u64(t.offset());
         }
-        b.zeros((int) (align(b.size(), alignment()) - b.size()));
+        if (!tensors.isEmpty()) { // like ggml, a file without tensors (a vocabulary) ends right after its header
+            b.zeros((int) (align(b.size(), alignment()) - b.size()));
+        }
         return Arrays.copyOf(b.array(), b.size());
     }
 
