@@ -237,6 +237,23 @@ class SynthTest {
         assertThrows(IllegalArgumentException.class, () -> ModelShape.parse("tiny:colour=blue"));
     }
 
+    /** Throwing from the progress callback cancels: the exception comes out and no file, not even a temporary one, stays. */
+    @Test
+    void cancellingThroughProgressLeavesNoFile() throws IOException {
+        Path out = dir.resolve("cancelled.gguf");
+        IllegalStateException stop = new IllegalStateException("user cancelled");
+        SynthSpec spec = new SynthSpec("llama", ModelShape.builtIn("tiny"), GgmlType.Q8_0, null, 5, f -> {
+            if (f > 0.5) {
+                throw stop;
+            }
+        });
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> new Synth(2).write(spec, out));
+        assertEquals(stop, e);
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(), files.toList());
+        }
+    }
+
     @Test
     void quantizedTypesRefuseShapesOffTheBlockGrid() {
         ModelShape odd = ModelShape.parse("tiny:dim=48,heads=4,kv=2");
