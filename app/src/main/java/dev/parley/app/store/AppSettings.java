@@ -1,0 +1,82 @@
+package dev.parley.app.store;
+
+import dev.parley.engine.backend.BackendKind;
+import java.util.Objects;
+
+/**
+ * Everything the user can set in the app, persisted by {@link SettingsStore}. The compact
+ * constructor rejects values the engine or the voice loop could not use, saying what was expected.
+ *
+ * @param modelPath          the GGUF file to load, or "" for none chosen yet
+ * @param threads            engine worker threads (1..256)
+ * @param contextSize        KV cache positions (16..1,048,576; capped at the model's context)
+ * @param temperature        sampling temperature (0 = greedy, up to 5)
+ * @param topP               nucleus probability mass in (0, 1]
+ * @param maxTokens          most tokens per reply (1..65,536)
+ * @param voice              the speech synthesizer's voice name ("" = its default)
+ * @param speakingRate       speaking speed relative to normal (0.5..2)
+ * @param inputDevice        microphone name ("" = system default)
+ * @param outputDevice       speaker name ("" = system default)
+ * @param endOfTurnSilenceMs silence that ends a spoken turn in hands-free mode (200..5000 ms)
+ * @param pushToTalkKey      JavaFX key combination name, e.g. "Ctrl+Space"
+ */
+public record AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
+                          double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
+                          String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
+                          Theme theme) {
+
+    public AppSettings {
+        modelPath = modelPath == null ? "" : modelPath.strip();
+        Objects.requireNonNull(backend, "backend");
+        range("threads", threads, 1, 256);
+        range("context size", contextSize, 16, 1 << 20);
+        if (!(temperature >= 0 && temperature <= 5)) {
+            throw new IllegalArgumentException("expected a temperature in [0, 5] but found " + temperature);
+        }
+        if (!(topP > 0 && topP <= 1)) {
+            throw new IllegalArgumentException("expected a top-p in (0, 1] but found " + topP);
+        }
+        range("max tokens", maxTokens, 1, 65_536);
+        systemPrompt = systemPrompt == null ? "" : systemPrompt;
+        voice = voice == null ? "" : voice;
+        if (!(speakingRate >= 0.5 && speakingRate <= 2)) {
+            throw new IllegalArgumentException("expected a speaking rate in [0.5, 2] but found " + speakingRate);
+        }
+        inputDevice = inputDevice == null ? "" : inputDevice;
+        outputDevice = outputDevice == null ? "" : outputDevice;
+        range("end-of-turn silence (ms)", endOfTurnSilenceMs, 200, 5000);
+        if (pushToTalkKey == null || pushToTalkKey.isBlank()) {
+            throw new IllegalArgumentException("expected a push-to-talk key such as Ctrl+Space but found none");
+        }
+        Objects.requireNonNull(theme, "theme");
+    }
+
+    /** The settings of a first start. */
+    public static AppSettings defaults() {
+        int cores = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+        return new AppSettings("", BackendKind.VECTOR, cores, 4096, 0.7, 0.95, 512,
+                "You are Parley, a friendly assistant. Keep answers short and clear.", "", 1.0, "", "", 800,
+                "Ctrl+Space", Theme.LIGHT);
+    }
+
+    public AppSettings withModelPath(String path) {
+        return new AppSettings(path, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice,
+                speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme);
+    }
+
+    public AppSettings withTheme(Theme t) {
+        return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
+                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t);
+    }
+
+    public AppSettings withSampling(double newTemperature, double newTopP, int newMaxTokens) {
+        return new AppSettings(modelPath, backend, threads, contextSize, newTemperature, newTopP, newMaxTokens,
+                systemPrompt, voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme);
+    }
+
+    private static void range(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("expected " + name + " in [" + min + ", " + max + "] but found " + value);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.parley.app.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parley.engine.backend.BackendKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Settings as a JSON file: defaults, round trip, old files, bad values. */
+class SettingsStoreTest {
+
+    @Test
+    void defaultsWhenThereIsNoFileAndARoundTripKeepsEveryField(@TempDir Path dir) throws IOException {
+        SettingsStore store = new SettingsStore(dir.resolve("home/settings.json"));
+        assertEquals(AppSettings.defaults(), store.load());
+        AppSettings changed = new AppSettings("/models/x.gguf", BackendKind.SCALAR, 3, 2048, 0.2, 0.5, 77,
+                "Be terse.", "cmu-slt-hsmm", 1.25, "Mic 2", "Speakers", 1200, "Ctrl+T", Theme.DARK);
+        store.save(changed);
+        assertEquals(changed, new SettingsStore(dir.resolve("home/settings.json")).load());
+        try (var files = Files.list(dir.resolve("home"))) {
+            assertEquals(1, files.count(), "no temporary file is left behind");
+        }
+    }
+
+    @Test
+    void missingFieldsTakeDefaultsAndUnknownOnesAreIgnored(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("settings.json");
+        Files.writeString(file, "{\"theme\":\"DARK\",\"threads\":2,\"fromTheFuture\":true}");
+        AppSettings s = new SettingsStore(file).load();
+        assertEquals(Theme.DARK, s.theme());
+        assertEquals(2, s.threads());
+        assertEquals(AppSettings.defaults().maxTokens(), s.maxTokens());
+    }
+
+    @Test
+    void badValuesAreReportedWithTheFile(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("settings.json");
+        Files.writeString(file, "{\"topP\": 1.5}");
+        var e = assertThrows(IOException.class, () -> new SettingsStore(file).load());
+        assertTrue(e.getMessage().contains("settings.json") && e.getMessage().contains("top-p"), e.getMessage());
+        Files.writeString(file, "[1,2]");
+        e = assertThrows(IOException.class, () -> new SettingsStore(file).load());
+        assertTrue(e.getMessage().contains("expected a JSON object"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> AppSettings.defaults().withSampling(0.5, 0.9, 0));
+    }
+
+    @Test
+    void homeComesFromTheEnvironmentOrTheUserFolder() {
+        assertEquals(Path.of("/tmp/ph").toAbsolutePath(),
+                ParleyHome.resolve(Map.of("PARLEY_HOME", "/tmp/ph"), "/home/u").dir());
+        assertEquals(Path.of("/home/u/.cache/parley"), ParleyHome.resolve(Map.of(), "/home/u").dir());
+        assertEquals("conversations.db", ParleyHome.resolve(Map.of(), "/h").database().getFileName().toString());
+    }
+}
