@@ -67,6 +67,24 @@ public final class Conversation {
         }
     }
 
+    /**
+     * Replaces every turn after the system message with {@code turns} (a stored chat reopened, or the
+     * last exchange dropped to regenerate it). The next prompt is tokenized whole; the cache is still
+     * reused as far as it matches.
+     *
+     * @throws IllegalArgumentException when {@code turns} contains a system message
+     */
+    public void restore(List<ChatMessage> turns) {
+        for (ChatMessage m : turns) {
+            if (m.role() == Role.SYSTEM) {
+                throw new IllegalArgumentException("expected user and assistant turns to restore but found a "
+                        + "system message (the system prompt is given to the constructor)");
+            }
+        }
+        reset();
+        messages.addAll(turns);
+    }
+
     /** Tokens in the cache. */
     public int cachedTokens() {
         return session.position();

@@ -61,4 +61,25 @@ class ConversationTest {
             assertArrayEquals(first.tokens(), again.tokens());
         }
     }
+
+    @Test
+    void restoredTurnsArePartOfTheNextPromptAndSystemMessagesAreRefused() throws IOException {
+        try (LlamaModel model = LlamaModel.load(SharedFixtures.require("parity/m1-llama-spm-q8_0.gguf"),
+                new ModelOptions(BackendKind.VECTOR, 1));
+             CachedSession session = new CachedSession(model.newSession(512))) {
+            Tokenizer tokenizer = Tokenizer.fromGguf(model.gguf());
+            ChatTemplate template = ChatTemplate.of(ChatTemplateFamily.CHATML);
+            Conversation chat = new Conversation(tokenizer, template, session, "Be brief.");
+            List<ChatMessage> earlier = List.of(ChatMessage.user("Hi"), ChatMessage.assistant("Hello there."));
+            chat.restore(earlier);
+            assertEquals(List.of(ChatMessage.system("Be brief."), earlier.get(0), earlier.get(1)), chat.messages());
+            GenerationResult r = chat.reply("More?", Sampler.greedy(), 3, new CancellationToken(), e -> { });
+            int whole = template.encodePrompt(tokenizer, List.of(ChatMessage.system("Be brief."), earlier.get(0),
+                    earlier.get(1), ChatMessage.user("More?")), true).length;
+            assertEquals(whole, r.stats().promptTokens(), "the restored turns are tokenized with the new one");
+            assertEquals(5, chat.messages().size());
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> chat.restore(List.of(ChatMessage.system("x"))));
+        }
+    }
 }
