@@ -1,0 +1,17 @@
+package dev.parley.app.cli;
+
+import dev.parley.app.gui.GuiLauncher;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+
+/** {@code parley gui}: opens the desktop app and returns when its window is closed. */
+@Command(name = "gui", mixinStandardHelpOptions = true,
+        description = "Opens the desktop app (chat, voice, dashboards); settings and conversations live in "
+                + "PARLEY_HOME (default ~/.cache/parley).")
+final class GuiCommand implements Callable<Integer> {
+    @Override
+    public Integer call() {
+        GuiLauncher.main(new String[0]);
+        return 0;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.parley.app.gui;
+
+import dev.parley.app.gui.voice.UnavailableVoice;
+import dev.parley.app.gui.voice.VoiceControl;
+import dev.parley.app.service.ChatService;
+import dev.parley.app.service.GenerationParams;
+import dev.parley.app.store.AppSettings;
+import dev.parley.app.store.ConversationStore;
+import dev.parley.app.store.ParleyHome;
+import dev.parley.app.store.SettingsStore;
+import java.io.IOException;
+
+/**
+ * What the window is built from: the Parley home with its conversation database and settings file,
+ * the chat service and the voice loop. Owns and closes them.
+ */
+public final class AppContext implements AutoCloseable {
+    private final ParleyHome home;
+    private final ConversationStore store;
+    private final SettingsStore settingsStore;
+    private final ChatService chat;
+    private final VoiceControl voice;
+    private volatile AppSettings settings;
+
+    private AppContext(ParleyHome home, ConversationStore store, SettingsStore settingsStore, AppSettings settings,
+                       VoiceControl voice) {
+        this.home = home;
+        this.store = store;
+        this.settingsStore = settingsStore;
+        this.settings = settings;
+        this.chat = new ChatService(store);
+        this.voice = voice;
+    }
+
+    /** Opens the home's database and settings; voice stays unavailable until a voice loop is wired in. */
+    public static AppContext open(ParleyHome home) throws IOException {
+        return open(home, new UnavailableVoice("the voice loop is not wired into this build yet"));
+    }
+
+    /** As {@link #open(ParleyHome)} with a voice loop. */
+    public static AppContext open(ParleyHome home, VoiceControl voice) throws IOException {
+        home.create();
+        SettingsStore settingsStore = new SettingsStore(home.settings());
+        AppSettings settings = settingsStore.load();
+        return new AppContext(home, ConversationStore.open(home.database()), settingsStore, settings, voice);
+    }
+
+    public ParleyHome home() {
+        return home;
+    }
+
+    public ConversationStore store() {
+        return store;
+    }
+
+    public ChatService chat() {
+        return chat;
+    }
+
+    public VoiceControl voice() {
+        return voice;
+    }
+
+    public AppSettings settings() {
+        return settings;
+    }
+
+    /** Persists and adopts new settings. */
+    public void saveSettings(AppSettings next) throws IOException {
+        settingsStore.save(next);
+        settings = next;
+    }
+
+    /** Generation parameters of the current settings (a fresh seed per turn). */
+    public GenerationParams generationParams() {
+        AppSettings s = settings;
+        return new GenerationParams(s.temperature(), s.topP(), s.maxTokens(), s.systemPrompt(), System.nanoTime());
+    }
+
+    @Override
+    public void close() {
+        voice.close();
+        chat.close();
+        store.close();
+    }
+}

@@ -1,0 +1,86 @@
+package dev.parley.app.gui.dashboard;
+
+import dev.parley.app.service.MetricsSnapshot;
+import dev.parley.app.service.TurnLatency;
+import java.util.Locale;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The dashboard's state, fed one {@link MetricsSnapshot} at a time at a fixed rate by the view's
+ * timer (never per engine event). The turn list only changes when a turn finished, so charts are
+ * rebuilt once per turn; the memory and queue figures change on every sample.
+ */
+public final class DashboardViewModel {
+    private long seenSequence = -1;
+
+    // Properties
+    private final ObservableList<TurnLatency> turns = FXCollections.observableArrayList();
+    private final ReadOnlyObjectWrapper<MetricsSnapshot> latest = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper queue = new ReadOnlyStringWrapper("idle");
+    private final ReadOnlyStringWrapper lastTurn = new ReadOnlyStringWrapper("No turns yet");
+    private final ReadOnlyLongWrapper samples = new ReadOnlyLongWrapper();
+
+    // Commands
+
+    /** Takes one sample. */
+    public void update(MetricsSnapshot s) {
+        latest.set(s);
+        samples.set(samples.get() + 1);
+        if (s.sequence() != seenSequence) {
+            seenSequence = s.sequence();
+            turns.setAll(s.turns());
+            lastTurn.set(s.lastTurn().map(t -> String.format(Locale.ROOT,
+                    "Turn %d: %.0f ms to first token, %.1f tok/s, %d tokens", t.turn(), t.timeToFirstTokenMs(),
+                    t.tokensPerSecond(), t.tokens())).orElse("No turns yet"));
+        }
+        queue.set(s.generating()
+                ? String.format(Locale.ROOT, "%d running · %d queued · %d tokens so far", s.running(), s.queued(),
+                        s.liveTokens())
+                : s.queued() > 0 ? s.queued() + " queued" : "idle");
+    }
+
+    /** {@code bytes} as "12.3 MB" (binary units). */
+    public static String bytes(long bytes) {
+        if (bytes < 0) {
+            return "n/a";
+        }
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return u == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+    }
+
+    // Property accessors
+
+    public ObservableList<TurnLatency> turns() {
+        return turns;
+    }
+
+    public ReadOnlyObjectProperty<MetricsSnapshot> latestProperty() {
+        return latest.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty queueProperty() {
+        return queue.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty lastTurnProperty() {
+        return lastTurn.getReadOnlyProperty();
+    }
+
+    /** Samples taken so far. */
+    public ReadOnlyLongProperty samplesProperty() {
+        return samples.getReadOnlyProperty();
+    }
+}

@@ -1,0 +1,119 @@
+package dev.parley.app.gui.settings;
+
+import atlantafx.base.theme.Styles;
+import dev.parley.app.store.AppSettings;
+import dev.parley.app.store.Theme;
+import dev.parley.engine.backend.BackendKind;
+import java.io.File;
+import javafx.beans.property.StringProperty;
+import javafx.event.ActionEvent;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.stage.FileChooser;
+import javafx.stage.Window;
+
+/** The settings dialog: model, engine, generation, voice and appearance; OK only with valid values. */
+public final class SettingsDialog extends Dialog<AppSettings> {
+
+    public SettingsDialog(Window owner, SettingsViewModel vm) {
+        initOwner(owner);
+        setTitle("Settings");
+        setHeaderText(null);
+        getDialogPane().setId("settings-dialog");
+        getDialogPane().getStylesheets().add(SettingsDialog.class.getResource(
+                "/dev/parley/app/gui/settings/settings.css").toExternalForm());
+        getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
+
+        GridPane form = new GridPane();
+        form.getStyleClass().add("settings-form");
+        int row = 0;
+        form.add(section("Model"), 0, row++, 2, 1);
+        TextField model = field("setting-model", vm.modelPathProperty());
+        Button browse = new Button("Browse…");
+        browse.setOnAction(e -> {
+            FileChooser chooser = new FileChooser();
+            chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("GGUF models", "*.gguf"));
+            File f = chooser.showOpenDialog(getDialogPane().getScene().getWindow());
+            if (f != null) {
+                vm.modelPathProperty().set(f.getAbsolutePath());
+            }
+        });
+        HBox.setHgrow(model, Priority.ALWAYS);
+        row = add(form, row, "Model file (.gguf)", new HBox(6, model, browse));
+        ComboBox<BackendKind> backend = new ComboBox<>();
+        backend.getItems().setAll(BackendKind.values());
+        backend.valueProperty().bindBidirectional(vm.backendProperty());
+        row = add(form, row, "Backend", backend);
+        row = add(form, row, "Threads", field("setting-threads", vm.threadsProperty()));
+        row = add(form, row, "Context size (tokens)", field("setting-context", vm.contextSizeProperty()));
+
+        form.add(section("Replies"), 0, row++, 2, 1);
+        row = add(form, row, "Temperature", field("setting-temperature", vm.temperatureProperty()));
+        row = add(form, row, "Top-p", field("setting-top-p", vm.topPProperty()));
+        row = add(form, row, "Max tokens", field("setting-max-tokens", vm.maxTokensProperty()));
+        TextArea system = new TextArea();
+        system.setId("setting-system-prompt");
+        system.setPrefRowCount(3);
+        system.setWrapText(true);
+        system.textProperty().bindBidirectional(vm.systemPromptProperty());
+        row = add(form, row, "System prompt", system);
+
+        form.add(section("Voice"), 0, row++, 2, 1);
+        row = add(form, row, "Voice", field("setting-voice", vm.voiceProperty()));
+        row = add(form, row, "Speaking rate (×)", field("setting-rate", vm.speakingRateProperty()));
+        row = add(form, row, "Input device", field("setting-input", vm.inputDeviceProperty()));
+        row = add(form, row, "Output device", field("setting-output", vm.outputDeviceProperty()));
+        row = add(form, row, "End-of-turn silence (ms)", field("setting-silence", vm.endOfTurnSilenceProperty()));
+        row = add(form, row, "Push-to-talk key", field("setting-ptt", vm.pushToTalkKeyProperty()));
+
+        form.add(section("Appearance"), 0, row++, 2, 1);
+        ComboBox<Theme> theme = new ComboBox<>();
+        theme.setId("setting-theme");
+        theme.getItems().setAll(Theme.values());
+        theme.valueProperty().bindBidirectional(vm.themeProperty());
+        row = add(form, row, "Theme", theme);
+
+        Label error = new Label();
+        error.setId("settings-error");
+        error.getStyleClass().add(Styles.DANGER);
+        error.setWrapText(true);
+        error.textProperty().bind(vm.errorProperty());
+        form.add(error, 0, row, 2, 1);
+        getDialogPane().setContent(form);
+
+        getDialogPane().lookupButton(ButtonType.OK).addEventFilter(ActionEvent.ACTION, e -> {
+            if (vm.validate().isEmpty()) {
+                e.consume();
+            }
+        });
+        setResultConverter(button -> button == ButtonType.OK ? vm.validate().orElse(null) : null);
+    }
+
+    private static Label section(String title) {
+        Label l = new Label(title);
+        l.getStyleClass().addAll(Styles.TITLE_4, "settings-section");
+        return l;
+    }
+
+    private static TextField field(String id, StringProperty property) {
+        TextField f = new TextField();
+        f.setId(id);
+        f.textProperty().bindBidirectional(property);
+        return f;
+    }
+
+    private static int add(GridPane form, int row, String label, javafx.scene.Node control) {
+        form.add(new Label(label), 0, row);
+        form.add(control, 1, row);
+        GridPane.setHgrow(control, Priority.ALWAYS);
+        return row + 1;
+    }
+}

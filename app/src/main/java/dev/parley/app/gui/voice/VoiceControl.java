@@ -1,0 +1,34 @@
+package dev.parley.app.gui.voice;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * The seam between the voice controls and a voice loop (capture, recognition, reply, speech). The
+ * audio module's {@code VoicePipeline} is adapted to it: push-to-talk maps to {@code pushToTalk},
+ * a barge-in or the stop button to {@code interrupt}, its listener to {@link VoiceEvents} and its
+ * responder to {@link SpokenTurns}.
+ */
+public interface VoiceControl extends AutoCloseable {
+
+    /** Why voice cannot be used here, or empty when it can. */
+    Optional<String> unavailableReason();
+
+    /** Starts capturing; spoken turns go to {@code turns}, live state to {@code events}. */
+    void start(SpokenTurns turns, VoiceEvents events) throws IOException;
+
+    /** Push-to-talk pressed (start of an utterance) or released (its end). */
+    void pushToTalk(boolean pressed);
+
+    /** Hands-free: turns end on silence instead of on push-to-talk release. */
+    void setHandsFree(boolean on);
+
+    /** Mute: the microphone's frames are dropped while on. */
+    void setMuted(boolean muted);
+
+    /** Stops Parley speaking and cancels the reply (barge-in). */
+    void interrupt();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,99 @@
+package dev.parley.app.gui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parley.app.TestModels;
+import dev.parley.app.gui.chat.MessageItem;
+import dev.parley.app.store.StoredMessage;
+import dev.parley.engine.tokenizer.Role;
+import java.nio.file.Path;
+import java.util.List;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.scene.input.KeyCode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+
+/** The chat window driven like a user would, headless, against the real engine and a real database. */
+class ChatWindowTest {
+    @TempDir
+    static Path models;
+    static Path tiny;
+
+    @TempDir
+    Path home;
+
+    private GuiHarness app;
+    private final FxRobot robot = new FxRobot();
+
+    @BeforeAll
+    static void makeModel() throws Exception {
+        tiny = TestModels.tiny(models);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (app != null) {
+            app.stop();
+        }
+    }
+
+    @Test
+    void typingAMessageAndEnterShowsItAndAStreamedReply() throws Exception {
+        app = new GuiHarness(home);
+        app.writeSettings(GuiHarness.settingsFor(tiny, 512, 48));
+        app.start();
+        robot.clickOn("#message-input").write("Hello Parley").type(KeyCode.ENTER);
+
+        GuiHarness.waitFor(() -> app.window.chatViewModel().messages().size() == 2
+                && !app.window.chatViewModel().busyProperty().get());
+        List<MessageItem> shown = GuiHarness.onFx(() -> List.copyOf(app.window.chatViewModel().messages()));
+        assertEquals(Role.USER, shown.get(0).role());
+        assertEquals("Hello Parley", shown.get(0).text());
+        assertEquals(Role.ASSISTANT, shown.get(1).role());
+        assertFalse(shown.get(1).text().isBlank(), "a reply was streamed");
+        Label userText = robot.lookup(".bubble-user .user-text").queryAs(Label.class);
+        assertEquals("Hello Parley", userText.getText());
+        assertEquals(1, robot.lookup(".bubble-assistant").queryAll().size());
+        assertTrue(robot.lookup(".bubble-assistant .md-text").queryAll().size() >= 1, "the reply is rendered");
+        assertEquals("", robot.lookup("#message-input").queryTextInputControl().getText(), "the field is cleared");
+
+        long conversation = app.window.chatViewModel().conversationIdProperty().get();
+        List<StoredMessage> stored = app.context.store().messages(conversation);
+        assertEquals(2, stored.size());
+        assertEquals(shown.get(1).text(), stored.get(1).content(), "what is shown is what was stored");
+        long updates = app.window.chatViewModel().streamedUpdatesProperty().get();
+        int tokens = app.context.chat().snapshot().lastTurn().orElseThrow().tokens();
+        assertTrue(updates >= 1 && updates <= tokens, "coalesced: " + updates + " UI updates for " + tokens + " tokens");
+        assertEquals("Hello Parley", app.context.store().find(conversation).orElseThrow().title(),
+                "the first message names the conversation");
+    }
+
+    @Test
+    void aNewConversationAndItsMessagesSurviveARestart() throws Exception {
+        app = new GuiHarness(home);
+        app.writeSettings(GuiHarness.settingsFor(tiny, 512, 16));
+        app.start();
+        robot.clickOn("#new-conversation");
+        GuiHarness.waitFor(() -> app.window.conversationsViewModel().items().size() == 1);
+        robot.clickOn("#message-input").write("Remember me").type(KeyCode.ENTER);
+        GuiHarness.waitFor(() -> app.window.chatViewModel().messages().size() == 2
+                && !app.window.chatViewModel().busyProperty().get());
+        String reply = GuiHarness.onFx(() -> app.window.chatViewModel().messages().get(1).text());
+
+        app.restart();
+        GuiHarness.waitFor(() -> app.window.conversationsViewModel().items().size() == 1
+                && app.window.chatViewModel().messages().size() == 2);
+        assertEquals("New conversation", GuiHarness.onFx(() ->
+                app.window.conversationsViewModel().items().getFirst().title()));
+        assertEquals("Remember me", GuiHarness.onFx(() -> app.window.chatViewModel().messages().get(0).text()));
+        assertEquals(reply, GuiHarness.onFx(() -> app.window.chatViewModel().messages().get(1).text()));
+        Node cell = robot.lookup(".conversation-title").query();
+        assertEquals("New conversation", ((Label) cell).getText());
+    }
+}

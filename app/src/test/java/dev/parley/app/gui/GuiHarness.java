@@ -1,0 +1,87 @@
+package dev.parley.app.gui;
+
+import dev.parley.app.store.AppSettings;
+import dev.parley.app.store.ParleyHome;
+import dev.parley.app.store.SettingsStore;
+import dev.parley.app.store.Theme;
+import dev.parley.engine.backend.BackendKind;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javafx.application.Platform;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * Opens the real app (real engine, real SQLite file, real settings file) in the TestFX primary
+ * stage, and "restarts" it: closes everything and opens the same home again.
+ */
+final class GuiHarness {
+    static final long TIMEOUT_S = 60;
+
+    AppContext context;
+    MainWindow window;
+    final ParleyHome home;
+
+    GuiHarness(Path home) {
+        this.home = new ParleyHome(home);
+    }
+
+    /** Writes first-start settings that load {@code model} greedily with short replies. */
+    static AppSettings settingsFor(Path model, int contextSize, int maxTokens) {
+        return new AppSettings(model.toString(), BackendKind.VECTOR, 1, contextSize, 0.0, 0.95, maxTokens,
+                "You are Parley.", "", 1.0, "", "", 800, "Ctrl+Space", Theme.LIGHT);
+    }
+
+    void writeSettings(AppSettings s) throws Exception {
+        new SettingsStore(home.settings()).save(s);
+    }
+
+    /** Opens the app and waits until the model is ready. */
+    GuiHarness start() throws Exception {
+        FxToolkit.registerPrimaryStage();
+        context = AppContext.open(home);
+        AtomicReference<MainWindow> w = new AtomicReference<>();
+        FxToolkit.setupStage(stage -> w.set(MainWindow.show(context, stage)));
+        window = w.get();
+        waitFor(() -> window.mainViewModel().readyProperty().get()
+                || window.mainViewModel().modelStatusProperty().get().startsWith("Could not"));
+        if (!window.mainViewModel().readyProperty().get()) {
+            throw new AssertionError(window.mainViewModel().modelStatusProperty().get());
+        }
+        return this;
+    }
+
+    /** Closes the window and everything it opened, as quitting the app does. */
+    void stop() throws Exception {
+        if (window != null) {
+            onFx(() -> {
+                window.dispose();
+                window.stage().hide();
+                return null;
+            });
+        }
+        if (context != null) {
+            context.close();
+        }
+        window = null;
+        context = null;
+    }
+
+    GuiHarness restart() throws Exception {
+        stop();
+        return start();
+    }
+
+    static void waitFor(Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(TIMEOUT_S, TimeUnit.SECONDS, () -> onFx(condition));
+    }
+
+    static <T> T onFx(Callable<T> work) throws Exception {
+        if (Platform.isFxApplicationThread()) {
+            return work.call();
+        }
+        return WaitForAsyncUtils.asyncFx(work).get(TIMEOUT_S, TimeUnit.SECONDS);
+    }
+}
