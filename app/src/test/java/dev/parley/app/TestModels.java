@@ -22,7 +22,7 @@ public final class TestModels {
     /** A wider, deeper tiny model whose replies take long enough to stop or watch mid-stream. */
     public static Path slow(Path dir) throws IOException {
         Path out = dir.resolve("slow.gguf");
-        Synth.generate(SynthSpec.of(ModelShape.parse("tiny:dim=256,layers=8,heads=8,kv=4,ffn=1024"), GgmlType.Q8_0, 3),
+        Synth.generate(SynthSpec.of(ModelShape.parse("tiny:dim=384,layers=12,heads=8,kv=4,ffn=1536"), GgmlType.Q8_0, 3),
                 out);
         return out;
     }
