@@ -87,7 +87,11 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         error.setWrapText(true);
         error.textProperty().bind(vm.errorProperty());
         form.add(error, 0, row, 2, 1);
-        getDialogPane().setContent(form);
+        javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane(form);
+        scroll.setFitToWidth(true);
+        scroll.setPrefViewportHeight(540);
+        scroll.getStyleClass().add("settings-scroll");
+        getDialogPane().setContent(scroll);
 
         getDialogPane().lookupButton(ButtonType.OK).addEventFilter(ActionEvent.ACTION, e -> {
             if (vm.validate().isEmpty()) {

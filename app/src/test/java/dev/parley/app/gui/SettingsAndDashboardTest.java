@@ -1,0 +1,135 @@
+package dev.parley.app.gui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parley.app.TestModels;
+import dev.parley.app.store.AppSettings;
+import dev.parley.app.store.Theme;
+import java.nio.file.Path;
+import java.util.List;
+import javafx.scene.Node;
+import javafx.scene.chart.StackedBarChart;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.input.KeyCode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+
+/** The settings dialog persists across a restart; the dashboard draws a turn's latency bars. */
+class SettingsAndDashboardTest {
+    @TempDir
+    static Path models;
+    static Path tiny;
+
+    @TempDir
+    Path home;
+
+    private GuiHarness app;
+    private final FxRobot robot = new FxRobot();
+
+    @BeforeAll
+    static void makeModel() throws Exception {
+        tiny = TestModels.tiny(models);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (app != null) {
+            app.stop();
+        }
+    }
+
+    @Test
+    void settingsChangedInTheDialogSurviveARestart() throws Exception {
+        app = new GuiHarness(home);
+        app.writeSettings(GuiHarness.settingsFor(tiny, 512, 16));
+        app.start();
+        robot.clickOn("#settings-button");
+        GuiHarness.waitFor(() -> dialog() != null);
+        TextField temperature = (TextField) dialog().lookup("#setting-temperature");
+        TextField maxTokens = (TextField) dialog().lookup("#setting-max-tokens");
+        robot.doubleClickOn(temperature).eraseText(8).write("0.35");
+        robot.doubleClickOn(maxTokens).eraseText(8).write("99");
+        GuiHarness.onFx(() -> {
+            ((javafx.scene.control.ComboBox<Theme>) dialog().lookup("#setting-theme")).setValue(Theme.DARK);
+            return null;
+        });
+        DialogPane pane = dialog();
+        robot.clickOn(pane.lookupButton(ButtonType.OK));
+        GuiHarness.waitFor(() -> app.window.mainViewModel().settingsProperty().get().maxTokens() == 99);
+
+        app.restart();
+        AppSettings s = app.context.settings();
+        assertEquals(0.35, s.temperature(), 1e-9);
+        assertEquals(99, s.maxTokens());
+        assertEquals(Theme.DARK, s.theme());
+        assertEquals(tiny.toString(), s.modelPath(), "untouched fields keep their values");
+        assertTrue(robot.lookup("#theme-toggle").queryAs(ToggleButton.class).isSelected(), "the window opens dark");
+    }
+
+    @Test
+    void aBadValueKeepsTheDialogOpenWithTheReason() throws Exception {
+        app = new GuiHarness(home);
+        app.writeSettings(GuiHarness.settingsFor(tiny, 512, 16));
+        app.start();
+        robot.clickOn("#settings-button");
+        GuiHarness.waitFor(() -> dialog() != null);
+        robot.doubleClickOn(dialog().lookup("#setting-top-p")).eraseText(8).write("7");
+        DialogPane pane = dialog();
+        robot.clickOn(pane.lookupButton(ButtonType.OK));
+        GuiHarness.waitFor(() -> !((javafx.scene.control.Label) dialog().lookup("#settings-error")).getText().isEmpty());
+        assertTrue(((javafx.scene.control.Label) dialog().lookup("#settings-error")).getText().contains("top-p"));
+        robot.clickOn(pane.lookupButton(ButtonType.CANCEL));
+        GuiHarness.waitFor(() -> dialog() == null);
+        assertEquals(0.95, app.context.settings().topP(), 1e-9, "nothing was saved");
+    }
+
+    @Test
+    void theDashboardShowsTheLatencyBarsOfATurn() throws Exception {
+        app = new GuiHarness(home);
+        app.writeSettings(GuiHarness.settingsFor(tiny, 512, 24));
+        app.start();
+        robot.clickOn("#message-input").write("Measure me").type(KeyCode.ENTER);
+        GuiHarness.waitFor(() -> !app.window.chatViewModel().busyProperty().get()
+                && app.window.chatViewModel().messages().size() == 2);
+        robot.clickOn("Dashboard");
+        GuiHarness.waitFor(() -> app.window.dashboardViewModel().turns().size() == 1);
+
+        @SuppressWarnings("unchecked")
+        StackedBarChart<String, Number> chart = robot.lookup("#latency-chart").queryAs(StackedBarChart.class);
+        List<XYChart.Series<String, Number>> series = GuiHarness.onFx(() -> List.copyOf(chart.getData()));
+        assertEquals(List.of("Transcript", "Queued", "Prompt → first token", "Generation", "First audio"),
+                series.stream().map(XYChart.Series::getName).toList());
+        for (XYChart.Series<String, Number> s : series) {
+            assertEquals(List.of("#1"), s.getData().stream().map(XYChart.Data::getXValue).toList());
+        }
+        double prompt = series.get(2).getData().getFirst().getYValue().doubleValue();
+        double generation = series.get(3).getData().getFirst().getYValue().doubleValue();
+        assertTrue(prompt > 0 && generation >= 0, "prompt " + prompt + " ms, generation " + generation + " ms");
+        Node bar = series.get(2).getData().getFirst().getNode();
+        GuiHarness.waitFor(() -> bar.getBoundsInParent().getHeight() > 0 && bar.isVisible());
+        for (XYChart.Series<String, Number> s : series) {
+            assertTrue(s.getData().getFirst().getNode().getStyleClass().contains("chart-bar"), "a bar per stage");
+        }
+        GuiHarness.waitFor(() -> robot.lookup("#gauge-kv .gauge-value").queryLabeled().getText().contains(" / "));
+        assertTrue(robot.lookup("#gauge-rss .gauge-value").queryLabeled().getText().endsWith("MiB"));
+        assertTrue(app.window.dashboardViewModel().samplesProperty().get() >= 1);
+    }
+
+    /** The settings dialog's pane while it is showing, else null (read on the FX thread). */
+    private static DialogPane dialog() throws Exception {
+        return GuiHarness.onFx(() -> javafx.stage.Window.getWindows().stream()
+                .filter(javafx.stage.Window::isShowing)
+                .map(w -> w.getScene().getRoot())
+                .filter(r -> r instanceof DialogPane && "settings-dialog".equals(r.getId()))
+                .map(DialogPane.class::cast)
+                .findFirst().orElse(null));
+    }
+}
