@@ -16,7 +16,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Conversations and their messages in a SQLite file (WAL journal, foreign keys on). Every message is
+ * Conversations and their messages in a SQLite file (WAL journal synced on every commit, foreign keys
+ * on), so a power cut as well as a crash keeps every committed message. Every message is
  * written in one transaction when it completes, so a crash loses at most the reply being generated.
  * Thread-safe: one connection, every method synchronized.
  */
@@ -49,7 +50,7 @@ public final class ConversationStore implements AutoCloseable {
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA journal_mode = WAL");
-                s.execute("PRAGMA synchronous = NORMAL");
+                s.execute("PRAGMA synchronous = FULL");
                 s.execute("PRAGMA foreign_keys = ON");
                 s.execute("PRAGMA busy_timeout = 5000");
                 Migrations.apply(c, file.toString());
