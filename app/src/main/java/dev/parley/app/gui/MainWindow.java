@@ -86,7 +86,6 @@ public final class MainWindow {
         tabs = new TabPane(new Tab("Chat", chatView), new Tab("Dashboard", dashboardView));
         tabs.setId("main-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        tabs.getStyleClass().add(Styles.TABS_FLOATING);
 
         BorderPane root = new BorderPane(tabs);
         root.setId("main-window");

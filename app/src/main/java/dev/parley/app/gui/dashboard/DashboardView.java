@@ -82,7 +82,8 @@ public final class DashboardView extends ScrollPane {
         Tooltip.install(queue, new Tooltip("Turns running on the engine thread and waiting for it"));
         Label last = new Label();
         last.setId("last-turn-label");
-        last.getStyleClass().add(Styles.TITLE_4);
+        last.setWrapText(true);
+        queue.setWrapText(true);
         last.textProperty().bind(vm.lastTurnProperty());
 
         vm.turns().addListener((ListChangeListener<TurnLatency>) c -> {

@@ -37,7 +37,7 @@ public final class DashboardViewModel {
             seenSequence = s.sequence();
             turns.setAll(s.turns());
             lastTurn.set(s.lastTurn().map(t -> String.format(Locale.ROOT,
-                    "Turn %d: %.0f ms to first token, %.1f tok/s, %d tokens", t.turn(), t.timeToFirstTokenMs(),
+                    "Last turn (#%d)%n%.0f ms to first token%n%.1f tokens/s%n%d tokens", t.turn(), t.timeToFirstTokenMs(),
                     t.tokensPerSecond(), t.tokens())).orElse("No turns yet"));
         }
         queue.set(s.generating()

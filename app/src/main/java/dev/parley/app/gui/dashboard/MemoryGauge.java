@@ -3,9 +3,6 @@ package dev.parley.app.gui.dashboard;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Tooltip;
-import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /** One memory figure: name, value text and a bar for its share of a limit. */
@@ -19,10 +16,8 @@ final class MemoryGauge extends VBox {
         Label title = new Label(name);
         title.getStyleClass().add("gauge-name");
         value.getStyleClass().add("gauge-value");
-        Region grow = new Region();
-        HBox.setHgrow(grow, Priority.ALWAYS);
         bar.setMaxWidth(Double.MAX_VALUE);
-        getChildren().addAll(new HBox(title, grow, value), bar);
+        getChildren().addAll(title, value, bar);
         Tooltip.install(this, new Tooltip(tooltip));
     }
 
