@@ -11,7 +11,13 @@ import picocli.CommandLine.Command;
 final class GuiCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        GuiLauncher.main(new String[0]);
+        try {
+            GuiLauncher.main(new String[0]);
+        } catch (UnsupportedOperationException e) {
+            // JavaFX says "Unable to open DISPLAY" when there is no screen to open a window on.
+            throw new UsageException("cannot open a window (" + e.getMessage() + "): run it on a desktop, "
+                    + "or under Xvfb (xvfb-run ./parley gui)");
+        }
         return 0;
     }
 }
