@@ -23,7 +23,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Random texts against the ids llama.cpp itself produced (test resource
  * llamacpp/llamacpp-tokenize-corpus.json.gz, see its README): the four vocab fixtures with and
- * without special-token parsing, and the GPT-2 merges under nine other pre-tokenizers.
+ * without special-token parsing, and the GPT-2 merges under nine other pre-tokenizers. Without
+ * special-token parsing, decoding the ids must also give back the text.
  */
 class LlamaCppDifferentialTest {
 
@@ -54,6 +55,9 @@ class LlamaCppDifferentialTest {
                     int[] ids = text.isEmpty() ? new int[0] : Arrays.stream(text.split(" ")).mapToInt(Integer::parseInt).toArray();
                     int index = i;
                     assertArrayEquals(ids, t.encode(inputs.get(i), false, parseSpecial), () -> "input #" + index + ": " + inputs.get(index));
+                    if (!parseSpecial) {
+                        assertEquals(inputs.get(i), t.decode(ids), () -> "decoding input #" + index);
+                    }
                 }
             }));
         }
