@@ -102,4 +102,17 @@ class StreamingDecoderTest {
         assertEquals(t.decode(ids), all.toString());
         assertEquals("<s> Hello", all.toString());
     }
+
+    @Test
+    void continuationKeepsTheFirstSpace() {
+        Tokenizer t = tokenizer("ggml-vocab-llama-spm.gguf");
+        int[] ids = t.encode(" brown fox", false, false); // the text has its own leading space besides the prefix
+        StreamingDecoder continuation = new StreamingDecoder(t, true, false);
+        StringBuilder out = new StringBuilder();
+        for (int id : t.encode("brown fox", false, false)) {
+            out.append(continuation.push(id));
+        }
+        assertEquals(" brown fox", out.toString());
+        assertEquals(" brown fox", t.decode(ids), "decode strips only the prefix space it added");
+    }
 }
