@@ -59,6 +59,7 @@ final class BpeTokenizer implements Tokenizer {
 
     @Override
     public int[] encode(String text, boolean addSpecial, boolean parseSpecial) {
+        java.util.Objects.requireNonNull(text, "text");
         IntList out = new IntList();
         if (addSpecial && vocabulary.addBos()) {
             out.add(vocabulary.bos());

@@ -49,6 +49,7 @@ final class SentencePieceTokenizer implements Tokenizer {
 
     @Override
     public int[] encode(String text, boolean addSpecial, boolean parseSpecial) {
+        java.util.Objects.requireNonNull(text, "text");
         IntList out = new IntList();
         if (addSpecial && vocabulary.addBos()) {
             out.add(vocabulary.bos());
