@@ -1,11 +1,13 @@
 package dev.parley.app;
 
-/** Parley's entry point: the composition root (placeholder until the command line lands). */
+import dev.parley.app.cli.ParleyCommand;
+
+/** Parley's entry point: the composition root. Runs the {@code parley} command line and exits with its status. */
 public final class Main {
     private Main() {
     }
 
     public static void main(String[] args) {
-        System.out.println("Parley");
+        System.exit(ParleyCommand.commandLine().execute(args));
     }
 }

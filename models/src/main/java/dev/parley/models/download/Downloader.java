@@ -32,6 +32,8 @@ import java.util.function.LongSupplier;
 public final class Downloader {
     private static final int BUFFER = 64 * 1024;
     private static final long REPORT_EVERY = 256 * 1024;
+    /** A host that refuses connections is tried at most this often: an offline user should hear it quickly. */
+    static final int MAX_UNREACHABLE_ATTEMPTS = 2;
 
     private final HttpClient client;
     private final RetryPolicy retry;
@@ -107,7 +109,9 @@ public final class Downloader {
                 long after = sizeOf(part);
                 // an attempt that moved the download forward starts a fresh series of retries
                 failures = after > before ? 1 : failures + 1;
-                if (failures >= retry.maxAttempts()) {
+                int allowed = f.unreachable() ? Math.min(MAX_UNREACHABLE_ATTEMPTS, retry.maxAttempts())
+                        : retry.maxAttempts();
+                if (failures >= allowed) {
                     throw f.finalError(request.url(), what, attempts);
                 }
                 Duration delay = retry.delayAfter(failures, f.retryAfter(), random);

@@ -31,6 +31,10 @@ final class TransientFailure extends Exception {
         return new TransientFailure(Kind.STATUS, status, retryAfter, null);
     }
 
+    boolean unreachable() {
+        return kind == Kind.UNREACHABLE;
+    }
+
     Duration retryAfter() {
         return retryAfter;
     }
