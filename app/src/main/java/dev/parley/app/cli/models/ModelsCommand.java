@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 @Command(name = "models", mixinStandardHelpOptions = true,
         description = "List, download, inspect and remove models.",
         subcommands = {ModelsListCommand.class, ModelsPullCommand.class, ModelsInfoCommand.class,
-                ModelsRmCommand.class})
+                ModelsRmCommand.class, ModelsSetupCommand.class})
 public final class ModelsCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

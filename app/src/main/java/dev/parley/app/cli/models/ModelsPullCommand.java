@@ -48,21 +48,14 @@ final class ModelsPullCommand implements Callable<Integer> {
         if (entry.sha256() == null) {
             err.println("note: " + entry.checksumNote());
         }
-        CancelToken cancel = new CancelToken();
-        Thread hook = new Thread(cancel::cancel, "parley-pull-cancel");
-        Runtime.getRuntime().addShutdownHook(hook);
         ProgressBar bar = new ProgressBar(err, entry.id());
         try {
-            Path installed = parent.installer(store).install(entry, bar, cancel);
+            // an interrupted pull (Ctrl-C, lost network) keeps its .part file: the next pull resumes it
+            Path installed = parent.installer(store).install(entry, bar, new CancelToken());
             out.println("installed " + entry.id() + " at " + installed);
             return 0;
         } finally {
             bar.end();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the JVM is exiting; the part file stays for a resume
-            }
         }
     }
 }

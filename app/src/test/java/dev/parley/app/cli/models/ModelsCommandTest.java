@@ -159,6 +159,35 @@ class ModelsCommandTest {
     }
 
     @Test
+    void setupOnAnEmptyStoreOfflineOffersALocalFileOrTheDemoModel() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Path catalog = writeCatalog("http://127.0.0.1:" + port + "/m.gguf", 1000, null);
+        Run r = run("models", "--home", home(), "--catalog", catalog.toString(), "setup");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("parley: error: No model is installed, and cannot reach 127.0.0.1"), r.err());
+        assertTrue(r.err().contains("parley chat --model /path/to/model.gguf"), r.err());
+        assertTrue(r.err().contains("parley models synth"), r.err());
+        assertTrue(r.err().contains("it talks nonsense"), r.err());
+        assertFalse(r.err().contains("Exception"), "no stack trace: " + r.err());
+    }
+
+    @Test
+    void setupKeepsAnInstalledModel() throws Exception {
+        Path m1 = SharedFixtures.require("parity/m1-llama-spm-q8_0.gguf");
+        Files.createDirectories(dir.resolve("store/models"));
+        Files.copy(m1, dir.resolve("store/models/mine.gguf"));
+        Run r = run("models", "--home", home(), "setup");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("using installed model"), r.out());
+        Run list = run("models", "--home", home(), "list");
+        assertTrue(list.out().lines().anyMatch(l -> l.contains("[installed] mine.gguf") && l.contains("llama")),
+                list.out());
+    }
+
+    @Test
     void unknownNamesAndMissingArgumentsAreOneLineErrors() {
         Run unknown = run("models", "--home", home(), "pull", "no-such-model");
         assertEquals(2, unknown.exit());
