@@ -56,8 +56,9 @@ final class FileServer implements AutoCloseable {
         try (ex) {
             int status = statusFor.applyAsInt(index);
             if (status != 0) {
-                ex.sendResponseHeaders(status, -1);
+                // recorded before answering, so that the client cannot finish before the record exists
                 seen.add(new Seen(range, status, 0));
+                ex.sendResponseHeaders(status, -1);
                 return;
             }
             long start = 0;
@@ -65,9 +66,9 @@ final class FileServer implements AutoCloseable {
             if (honourRanges && m != null && m.matches()) {
                 start = Long.parseLong(m.group(1));
                 if (start >= content.length) {
+                    seen.add(new Seen(range, 416, 0));
                     ex.getResponseHeaders().add("Content-Range", "bytes */" + content.length);
                     ex.sendResponseHeaders(416, -1);
-                    seen.add(new Seen(range, 416, 0));
                     return;
                 }
                 ex.getResponseHeaders().add("Content-Range",
@@ -79,10 +80,10 @@ final class FileServer implements AutoCloseable {
             int cut = cutAfter.applyAsInt(index);
             long toSend = content.length - start;
             long sending = cut >= 0 ? Math.min(cut, toSend) : toSend;
+            seen.add(new Seen(range, start > 0 ? 206 : 200, sending));
             OutputStream os = ex.getResponseBody();
             os.write(content, (int) start, (int) sending);
             os.flush();
-            seen.add(new Seen(range, start > 0 ? 206 : 200, sending));
             if (sending < toSend) {
                 // drop the connection mid-body: the client sees a short read
                 throw new IOException("cut on purpose");
