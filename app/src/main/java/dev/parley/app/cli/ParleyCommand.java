@@ -1,26 +1,36 @@
 package dev.parley.app.cli;
 
+import dev.parley.app.cli.bench.BenchCommand;
 import dev.parley.app.cli.models.ModelsCommand;
-import picocli.CommandLine;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
-/** The root {@code parley} command; its subcommands do the work. */
-@Command(name = "parley", mixinStandardHelpOptions = true, version = "Parley 0.1.0",
-        description = "A local, private voice chat assistant.",
-        subcommands = {ModelsCommand.class})
-public final class ParleyCommand implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+/** The {@code parley} command: without a subcommand it prints the usage. */
+@Command(name = "parley", mixinStandardHelpOptions = true, version = "parley 0.1.0",
+        description = "A local, private voice chat assistant and its LLM engine, on the command line.",
+        subcommands = {GenerateCommand.class, ChatCommand.class, TokenizeCommand.class, BenchCommand.class,
+                       ModelsCommand.class})
+public final class ParleyCommand implements Callable<Integer> {
+    private final Terminal terminal;
 
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT,
+            description = "On errors, print the stack trace after the one-line message.")
+    boolean debug;
+
+    ParleyCommand(Terminal terminal) {
+        this.terminal = terminal;
     }
 
-    /** The command line with Parley's error conventions: one line {@code parley: error: ...}, exit status 2. */
-    public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new ParleyCommand());
-        CliErrors.install(cl);
-        return cl;
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(terminal.out());
+        return 0;
     }
 }

@@ -1,7 +1,7 @@
 package dev.parley.models.catalog;
 
-/** The catalog file is unreadable or an entry is invalid; the message names the entry and the field. */
-public final class CatalogException extends RuntimeException {
+/** The catalog file is unreadable or an entry is invalid (bad input); the message names the entry and the field. */
+public final class CatalogException extends IllegalArgumentException {
     public CatalogException(String message) {
         super(message);
     }

@@ -1,5 +1,6 @@
 package dev.parley.app.cli.models;
 
+import dev.parley.app.cli.Terminal;
 import dev.parley.models.catalog.ModelCatalog;
 import dev.parley.models.download.Downloader;
 import dev.parley.models.download.ZipUnpacker;
@@ -9,23 +10,28 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code parley models}: the catalog and the model store. Holds the options its subcommands share: where the store
- * is ({@code --home}, else {@code $PARLEY_HOME}, {@code $XDG_CACHE_HOME/parley}, {@code ~/.cache/parley}) and which
- * catalog to use ({@code --catalog}, else the built-in one).
+ * {@code parley models}: the catalog, the model store and model files; without a subcommand it prints the usage.
+ * Holds the options its store subcommands share: where the store is ({@code --home}, else {@code $PARLEY_HOME},
+ * {@code $XDG_CACHE_HOME/parley}, {@code ~/.cache/parley}) and which catalog to use ({@code --catalog}, else the
+ * built-in one).
  */
 @Command(name = "models", mixinStandardHelpOptions = true,
-        description = "List, download, inspect and remove models.",
+        description = "Lists, downloads, inspects, removes and makes model files.",
         subcommands = {ModelsListCommand.class, ModelsPullCommand.class, ModelsInfoCommand.class,
-                ModelsRmCommand.class, ModelsSetupCommand.class})
-public final class ModelsCommand implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+                ModelsRmCommand.class, ModelsSetupCommand.class, SynthCommand.class})
+public final class ModelsCommand implements Callable<Integer> {
+    private final Terminal terminal;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--home", paramLabel = "DIR", description = "Model store folder (default: $PARLEY_HOME, "
             + "$XDG_CACHE_HOME/parley or ~/.cache/parley).")
@@ -37,9 +43,14 @@ public final class ModelsCommand implements Runnable {
     /** Makes the downloader for {@code pull}; tests replace it with one that does not wait between retries. */
     Supplier<Downloader> downloaders = Downloader::new;
 
+    ModelsCommand(Terminal terminal) {
+        this.terminal = terminal;
+    }
+
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().usage(terminal.out());
+        return 0;
     }
 
     ModelStore store() {

@@ -47,7 +47,7 @@ final class ModelsSetupCommand implements Callable<Integer> {
                 if (lines.length > 1) {
                     err.println(lines[1]);
                 }
-                yield dev.parley.app.cli.CliErrors.EXIT_ERROR;
+                yield dev.parley.app.cli.ErrorReporter.USAGE;
             }
         };
     }

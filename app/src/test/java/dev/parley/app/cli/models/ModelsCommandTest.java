@@ -5,14 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.parley.app.cli.ParleyCommand;
-import dev.parley.engine.SharedFixtures;
+import dev.parley.app.Main;
+import dev.parley.app.SharedFixtures;
+import dev.parley.app.cli.ErrorReporter;
+import dev.parley.app.cli.Terminal;
 import dev.parley.models.download.Downloader;
 import dev.parley.models.download.RetryPolicy;
 import dev.parley.models.download.SpaceProbe;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -36,16 +40,22 @@ class ModelsCommandTest {
     }
 
     private Run run(String... args) {
-        CommandLine cl = ParleyCommand.commandLine();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
+        Terminal terminal = new Terminal(new PrintStream(out, true, StandardCharsets.UTF_8), errStream,
+                new ByteArrayInputStream(new byte[0]), false);
+        CommandLine cl = Main.commandLine(terminal);
+        ErrorReporter errors = new ErrorReporter(errStream, false);
+        cl.setParameterExceptionHandler(errors);
+        cl.setExecutionExceptionHandler(errors);
         ModelsCommand models = cl.getSubcommands().get("models").getCommand();
         models.downloaders = () -> new Downloader(Downloader.defaultClient(), RetryPolicy.immediate(2), d -> { },
                 SpaceProbe.FILE_STORE);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
         int exit = cl.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+        cl.getOut().flush();
+        cl.getErr().flush();
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     private String home() {

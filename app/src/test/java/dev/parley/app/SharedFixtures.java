@@ -1,4 +1,4 @@
-package dev.parley.engine;
+package dev.parley.app;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
