@@ -4,6 +4,7 @@ import dev.parley.engine.gguf.GgmlType;
 import dev.parley.engine.gguf.GgufException;
 import dev.parley.engine.gguf.GgufFile;
 import dev.parley.engine.gguf.GgufTensorInfo;
+import dev.parley.engine.model.Configuration;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -15,7 +16,9 @@ import java.util.stream.Collectors;
  * What a GGUF model file holds, read from its header: name, architecture, parameters (the sum of tensor elements),
  * tensor types with counts, file size, context length, chat template, the transformer shape, and from the shape the
  * KV cache size per token (F32 cache: {@code 2 * layers * kv heads * head dim * 4}) and the memory needed for a
- * given context.
+ * given context. The shape is the engine's own {@link Configuration} when the engine runs this architecture;
+ * otherwise it is read from the generic {@code {arch}.*} keys and {@code engineSupport} says why the engine cannot
+ * run it ({@code null} when it can).
  */
 public record ModelInfo(
         String name,
@@ -32,7 +35,8 @@ public record ModelInfo(
         int headCountKv,
         int headDim,
         int feedForwardLength,
-        int vocabSize) {
+        int vocabSize,
+        String engineSupport) {
 
     public ModelInfo {
         tensorTypeCounts = Collections.unmodifiableMap(new TreeMap<>(tensorTypeCounts));
@@ -41,6 +45,28 @@ public record ModelInfo(
     /** Reads the figures of an open GGUF file. */
     public static ModelInfo from(GgufFile gguf) throws GgufException {
         String arch = gguf.getString("general.architecture");
+        long params = 0;
+        Map<String, Integer> types = new TreeMap<>();
+        for (GgufTensorInfo t : gguf.tensors()) {
+            params += t.elementCount();
+            types.merge(t.type().name(), 1, Integer::sum);
+        }
+        String template = gguf.getString("tokenizer.chat_template", null);
+        String name = gguf.getString("general.name", gguf.path().getFileName().toString());
+        Configuration c;
+        try {
+            c = Configuration.fromGguf(gguf);
+        } catch (GgufException e) {
+            return generic(gguf, arch, name, params, types, template, e.getMessage());
+        }
+        return new ModelInfo(name, arch, params, types, gguf.fileSize(), c.contextLength(), template,
+                ChatTemplateFamily.of(template), c.dim(), c.layers(), c.heads(), c.kvHeads(), c.headSize(), c.ffnDim(),
+                c.vocabSize(), null);
+    }
+
+    /** The figures of an architecture the engine does not run, from the generic keys. */
+    private static ModelInfo generic(GgufFile gguf, String arch, String name, long params, Map<String, Integer> types,
+                                     String template, String why) throws GgufException {
         String p = arch + ".";
         int dim = gguf.getInt(p + "embedding_length");
         int layers = gguf.getInt(p + "block_count");
@@ -52,23 +78,15 @@ public record ModelInfo(
                     + kvHeads);
         }
         int headDim = gguf.getInt(p + "attention.key_length", dim / heads);
-        long params = 0;
-        Map<String, Integer> types = new TreeMap<>();
-        for (GgufTensorInfo t : gguf.tensors()) {
-            params += t.elementCount();
-            types.merge(t.type().name(), 1, Integer::sum);
-        }
-        String template = gguf.getString("tokenizer.chat_template", null);
         int vocab = gguf.has("tokenizer.ggml.tokens") ? gguf.getStrings("tokenizer.ggml.tokens").length
                 : gguf.getInt(p + "vocab_size", 0);
         return new ModelInfo(
-                gguf.getString("general.name", gguf.path().getFileName().toString()),
-                arch, params, types, gguf.fileSize(),
+                name, arch, params, types, gguf.fileSize(),
                 gguf.getInt(p + "context_length", 0),
                 template, ChatTemplateFamily.of(template),
                 dim, layers, heads, kvHeads, headDim,
                 gguf.getInt(p + "feed_forward_length", 0),
-                vocab);
+                vocab, why);
     }
 
     /** Opens, reads and closes a GGUF file. */

@@ -89,6 +89,8 @@ final class ModelsInfoCommand implements Callable<Integer> {
                 + Bytes.human(info.kvBytesPerToken() * context) + ")");
         row(out, "chat template", info.chatTemplate() == null ? "none"
                 : "present (" + info.chatTemplateFamily().jsonName() + ")");
+        row(out, "engine", info.engineSupport() == null ? "runs in Parley"
+                : "not runnable by Parley: " + info.engineSupport());
     }
 
     private void printCatalog(PrintWriter out, CatalogEntry e, ModelStore store) {
