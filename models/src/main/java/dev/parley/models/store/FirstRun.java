@@ -64,7 +64,8 @@ public final class FirstRun {
                 + "You can still:\n"
                 + "  - open a GGUF model file you already have:  parley chat --model /path/to/model.gguf\n"
                 + "  - try the demo model (DEMO: random weights, it talks nonsense, but the voice pipeline,\n"
-                + "    dashboards and batcher all work):  parley models synth\n"
+                + "    dashboards and batcher all work):\n"
+                + "      parley models synth --shape smollm2-135m --out demo.gguf && parley chat --model demo.gguf\n"
                 + "  - download it later, when online:  parley models pull " + def.id();
     }
 }
