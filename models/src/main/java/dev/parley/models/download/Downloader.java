@@ -11,7 +11,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -87,26 +86,26 @@ public final class Downloader {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw mapLocal(e, dir, "cannot create folder " + dir);
+            throw LocalFiles.mapLocal(e, dir, "cannot create folder " + dir);
         }
         ProgressMeter meter = new ProgressMeter(listener, nanoClock, REPORT_EVERY);
         if (request.expectedSize() != null) {
             meter.total(request.expectedSize());
-            checkSpace(dir, request.expectedSize() - sizeOf(part));
+            checkSpace(dir, request.expectedSize() - LocalFiles.sizeOf(part));
         }
         Transfer transfer = new Transfer(request, part, dir, what, meter, cancel);
-        meter.phase(DownloadProgress.Phase.CONNECTING, sizeOf(part));
+        meter.phase(DownloadProgress.Phase.CONNECTING, LocalFiles.sizeOf(part));
         int failures = 0;
         int attempts = 0;
         while (true) {
             checkCancel(cancel, part);
             attempts++;
-            long before = sizeOf(part);
+            long before = LocalFiles.sizeOf(part);
             try {
                 transfer.attempt();
                 break;
             } catch (TransientFailure f) {
-                long after = sizeOf(part);
+                long after = LocalFiles.sizeOf(part);
                 // an attempt that moved the download forward starts a fresh series of retries
                 failures = after > before ? 1 : failures + 1;
                 int allowed = f.unreachable() ? Math.min(MAX_UNREACHABLE_ATTEMPTS, retry.maxAttempts())
@@ -119,7 +118,7 @@ public final class Downloader {
                     sleeper.sleep(delay);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new DownloadCancelledException(part, sizeOf(part));
+                    throw new DownloadCancelledException(part, LocalFiles.sizeOf(part));
                 }
             }
         }
@@ -130,27 +129,27 @@ public final class Downloader {
     private DownloadResult finish(DownloadRequest request, Transfer transfer, ProgressMeter meter, int attempts)
             throws DownloadException {
         Path part = transfer.part;
-        long size = sizeOf(part);
+        long size = LocalFiles.sizeOf(part);
         meter.phase(DownloadProgress.Phase.VERIFYING, size);
         if (request.expectedSize() != null && size != request.expectedSize()) {
-            deleteQuietly(part);
+            LocalFiles.deleteQuietly(part);
             throw new SizeMismatchException(transfer.what, request.expectedSize(), size);
         }
         String actual;
         try {
             transfer.hash.sync(part, size);
         } catch (IOException e) {
-            throw mapLocal(e, transfer.dir, "cannot read " + part);
+            throw LocalFiles.mapLocal(e, transfer.dir, "cannot read " + part);
         }
         actual = transfer.hash.hex();
         if (request.expectedSha256() != null && !request.expectedSha256().equals(actual)) {
-            deleteQuietly(part);
+            LocalFiles.deleteQuietly(part);
             throw new ChecksumMismatchException(transfer.what, request.expectedSha256(), actual);
         }
         try {
             Files.move(part, request.target(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
-            throw mapLocal(e, transfer.dir, "cannot move " + part + " to " + request.target());
+            throw LocalFiles.mapLocal(e, transfer.dir, "cannot move " + part + " to " + request.target());
         }
         meter.total(size);
         meter.phase(DownloadProgress.Phase.DONE, size);
@@ -179,7 +178,7 @@ public final class Downloader {
 
         /** One HTTP request; returns when the part file holds the whole file. */
         void attempt() throws TransientFailure, DownloadException {
-            long have = sizeOf(part);
+            long have = LocalFiles.sizeOf(part);
             Long expected = request.expectedSize();
             if (expected != null && have > expected) {
                 truncate(0);
@@ -188,7 +187,7 @@ public final class Downloader {
             try {
                 hash.sync(part, have);
             } catch (IOException e) {
-                throw mapLocal(e, dir, "cannot read " + part);
+                throw LocalFiles.mapLocal(e, dir, "cannot read " + part);
             }
             if (expected != null && have == expected && have > 0) {
                 return; // a previous run fetched everything; verification decides
@@ -243,7 +242,7 @@ public final class Downloader {
             }
             if (expected != null && total >= 0 && total != expected) {
                 close(response);
-                deleteQuietly(part);
+                LocalFiles.deleteQuietly(part);
                 throw new SizeMismatchException(what + " at " + request.url(), expected, total);
             }
             meter.total(total);
@@ -281,11 +280,11 @@ public final class Downloader {
                 }
             } catch (DownloadException e) {
                 if (e instanceof SizeMismatchException) {
-                    deleteQuietly(part);
+                    LocalFiles.deleteQuietly(part);
                 }
                 throw e;
             } catch (IOException e) {
-                if (isDiskFull(e)) {
+                if (LocalFiles.isDiskFull(e)) {
                     throw new DiskFullException(dir, e);
                 }
                 throw TransientFailure.io(e);
@@ -302,17 +301,17 @@ public final class Downloader {
             } catch (UnknownHostException e) {
                 throw new OfflineException(request.url().getHost(), e);
             } catch (IOException e) {
-                if (causedBy(e, UnknownHostException.class)) {
+                if (LocalFiles.causedBy(e, UnknownHostException.class)) {
                     throw new OfflineException(request.url().getHost(), e);
                 }
-                if (causedBy(e, ConnectException.class) || causedBy(e, NoRouteToHostException.class)
-                        || causedBy(e, HttpConnectTimeoutException.class)) {
+                if (LocalFiles.causedBy(e, ConnectException.class) || LocalFiles.causedBy(e, NoRouteToHostException.class)
+                        || LocalFiles.causedBy(e, HttpConnectTimeoutException.class)) {
                     throw TransientFailure.unreachable(e);
                 }
                 throw TransientFailure.io(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new DownloadCancelledException(part, sizeOf(part));
+                throw new DownloadCancelledException(part, LocalFiles.sizeOf(part));
             }
         }
 
@@ -320,7 +319,7 @@ public final class Downloader {
             try (FileChannel ch = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
                 ch.truncate(size);
             } catch (IOException e) {
-                throw mapLocal(e, dir, "cannot truncate " + part);
+                throw LocalFiles.mapLocal(e, dir, "cannot truncate " + part);
             }
             hash.reset();
         }
@@ -343,7 +342,7 @@ public final class Downloader {
 
     private static void checkCancel(CancelToken cancel, Path part) throws DownloadCancelledException {
         if (cancel.isCancelled()) {
-            throw new DownloadCancelledException(part, sizeOf(part));
+            throw new DownloadCancelledException(part, LocalFiles.sizeOf(part));
         }
     }
 
@@ -362,50 +361,6 @@ public final class Downloader {
             response.body().close();
         } catch (IOException ignored) {
             // the connection is being dropped anyway
-        }
-    }
-
-    static boolean isDiskFull(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            String m = t instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason()
-                    : t.getMessage();
-            if (m != null && (m.contains("No space left") || m.contains("There is not enough space")
-                    || m.contains("Disk quota exceeded"))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static DownloadException mapLocal(IOException e, Path dir, String what) {
-        if (isDiskFull(e)) {
-            return new DiskFullException(dir, e);
-        }
-        return new IoFailure(what + ": " + e.getMessage(), e);
-    }
-
-    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (type.isInstance(t)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static long sizeOf(Path p) {
-        try {
-            return Files.exists(p) ? Files.size(p) : 0;
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
-    static void deleteQuietly(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (IOException ignored) {
-            // best effort: the caller reports the real error
         }
     }
 }

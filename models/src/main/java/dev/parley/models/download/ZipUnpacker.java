@@ -66,7 +66,7 @@ public final class ZipUnpacker {
             if (e instanceof DownloadException de) {
                 throw de;
             }
-            if (Downloader.isDiskFull(e)) {
+            if (LocalFiles.isDiskFull(e)) {
                 throw new DiskFullException(destParent, e);
             }
             throw new IoFailure("cannot unpack " + zip.getFileName() + ": " + e.getMessage(), e);

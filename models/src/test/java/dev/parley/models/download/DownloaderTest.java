@@ -212,8 +212,8 @@ class DownloaderTest {
 
     @Test
     void noSpaceLeftIoErrorsAreRecognised() {
-        assertTrue(Downloader.isDiskFull(new IOException("write failed", new IOException("No space left on device"))));
-        assertFalse(Downloader.isDiskFull(new IOException("Connection reset")));
+        assertTrue(LocalFiles.isDiskFull(new IOException("write failed", new IOException("No space left on device"))));
+        assertFalse(LocalFiles.isDiskFull(new IOException("Connection reset")));
     }
 
     @Test
