@@ -13,6 +13,8 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 
 /**
@@ -24,9 +26,14 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (!Arrays.asList(args).contains("--debug")) {
+            // The command line reports what matters itself; library log records would only add noise.
+            Logger.getLogger("").setLevel(Level.SEVERE);
+        }
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-        int code = run(args, new Terminal(out, err, System.in, System.console() != null));
+        java.io.Console console = System.console();
+        int code = run(args, new Terminal(out, err, System.in, console != null && console.isTerminal()));
         out.flush();
         err.flush();
         System.exit(code);

@@ -16,7 +16,7 @@ class MainTest {
     @Test
     void everyCommandHasHelp() {
         for (List<String> command : List.of(List.<String>of(), List.of("generate"), List.of("chat"),
-                List.of("tokenize"), List.of("bench"), List.of("bench", "decode"), List.of("models"))) {
+                List.of("tokenize"), List.of("bench"), List.of("bench", "decode"), List.of("models"), List.of("models", "synth"))) {
             String[] args = new java.util.ArrayList<String>(command) {{ add("--help"); }}.toArray(String[]::new);
             CliRun run = CliRun.of(args);
             assertEquals(0, run.code(), run.toString());
@@ -79,6 +79,11 @@ class MainTest {
         assertEquals(2, backend.code());
         assertEquals(1, backend.errLines().size(), backend.toString());
         assertTrue(backend.errLines().getFirst().contains("expected a backend of scalar or vector but found gpu"), backend.toString());
+
+        CliRun typo = CliRun.of("generate", "--model", "m.gguf", "--prompt", "x", "--temprature", "1");
+        assertEquals(2, typo.code());
+        assertEquals(1, typo.errLines().size(), typo.toString());
+        assertTrue(typo.errLines().getFirst().contains("did you mean --temperature"), typo.toString());
 
         CliRun unknownCommand = CliRun.of("frobnicate");
         assertEquals(2, unknownCommand.code());

@@ -19,14 +19,17 @@ class ModelCommandsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static Path model;
     private static JsonNode shortCase;
+    private static JsonNode emptyCase;
 
     @BeforeAll
     static void fixtures() throws IOException {
         model = SharedFixtures.require("parity/m1-llama-spm-q8_0.gguf");
         JsonNode golden = JSON.readTree(SharedFixtures.require("parity/goldens/m1-llama-spm-q8_0.golden.json").toFile());
         for (JsonNode c : golden.get("cases")) {
-            if (c.get("name").asText().equals("short")) {
-                shortCase = c;
+            switch (c.get("name").asText()) {
+                case "short" -> shortCase = c;
+                case "empty" -> emptyCase = c;
+                default -> { }
             }
         }
     }
@@ -60,6 +63,34 @@ class ModelCommandsTest {
         withJson.add("--json");
         JsonNode json = JSON.readTree(CliRun.of(withJson.toArray(String[]::new)).out());
         assertEquals(json.get("text").asText() + System.lineSeparator(), streamed.out());
+    }
+
+    @Test
+    void anEmptyPromptIsJustBosWhereTheModelAddsOneAndAClearErrorWhereItDoesNot() throws IOException {
+        CliRun bos = CliRun.of("generate", "--model", model.toString(), "--prompt", "", "--max-tokens", "4",
+                "--threads", "1", "--json");
+        assertEquals(0, bos.code(), bos.toString());
+        JsonNode result = JSON.readTree(bos.out());
+        assertEquals(List.of(1), ints(result.get("prompt_ids")));
+        assertEquals(ints(emptyCase.get("generated_ids")).subList(0, 4), ints(result.get("ids")));
+
+        Path gpt2 = SharedFixtures.require("parity/m3-llama-gpt2-tied-q8_0.gguf");
+        CliRun none = CliRun.of("generate", "--model", gpt2.toString(), "--prompt", "");
+        assertEquals(2, none.code(), none.toString());
+        assertEquals(List.of("parley: error: the prompt is empty and this model adds no BOS token: nothing to continue"),
+                none.errLines());
+    }
+
+    @Test
+    void chatSaysWhenTheConversationFillsTheContextAndResetRecovers() {
+        CliRun run = CliRun.withInput("Hello there!\nAgain please, and more.\n/reset\nHi\n", "chat", "--model",
+                model.toString(), "--context", "48", "--max-tokens", "16", "--temperature", "0", "--threads", "1");
+        assertEquals(0, run.code(), run.toString());
+        List<String> stops = run.errLines().stream().filter(l -> l.contains("| stop: ")).toList();
+        assertEquals(3, stops.size(), run.toString());
+        assertTrue(stops.get(1).endsWith("stop: context_full"), run.toString());
+        assertTrue(run.err().contains("/reset starts over"), run.toString());
+        assertTrue(stops.get(2).endsWith("stop: max_tokens"), run.toString());
     }
 
     @Test

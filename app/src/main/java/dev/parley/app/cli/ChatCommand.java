@@ -4,6 +4,7 @@ import dev.parley.engine.generate.CachedSession;
 import dev.parley.engine.generate.CancellationToken;
 import dev.parley.engine.generate.Conversation;
 import dev.parley.engine.generate.GenerationResult;
+import dev.parley.engine.generate.StopReason;
 import dev.parley.engine.sampling.Sampler;
 import dev.parley.engine.tokenizer.ChatTemplate;
 import java.io.BufferedReader;
@@ -90,6 +91,10 @@ final class ChatCommand implements Callable<Integer> {
                 }
                 err.println("parley: " + result.stats().summary() + " | stop: "
                         + result.reason().name().toLowerCase(Locale.ROOT));
+                if (result.reason() == StopReason.CONTEXT_FULL) {
+                    err.println("parley: the conversation fills the context of " + session.contextLength()
+                            + " tokens: /reset starts over (or raise --context)");
+                }
             }
             if (terminal.interactive()) {
                 out.println();

@@ -29,6 +29,9 @@ public final class ErrorReporter implements CommandLine.IParameterExceptionHandl
     @Override
     public int handleParseException(CommandLine.ParameterException ex, String[] args) {
         String hint = " (see: parley " + commandPath(ex.getCommandLine()) + "--help)";
+        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            hint = " (did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?)";
+        }
         return report(ex.getMessage() + hint, ex, USAGE);
     }
 

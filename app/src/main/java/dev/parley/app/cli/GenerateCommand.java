@@ -83,7 +83,8 @@ final class GenerateCommand implements Callable<Integer> {
                 out.println();
             }
             terminal.err().println("parley: " + result.stats().summary() + " | stop: "
-                    + result.reason().name().toLowerCase(java.util.Locale.ROOT));
+                    + result.reason().name().toLowerCase(java.util.Locale.ROOT)
+                    + (settings.isGreedy() ? "" : " | seed: " + settings.seed()));
         }
         return 0;
     }

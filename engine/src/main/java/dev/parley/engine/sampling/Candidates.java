@@ -128,7 +128,7 @@ final class Candidates {
                 identity = false;
                 return; // rounding left the sum just below p: keep everything
             }
-            m = (int) Math.min(size, 4L * m);
+            m = m >= 1024 ? size : (int) Math.min(size, 16L * m); // a flat distribution: soon sort it all
         }
     }
 
@@ -201,9 +201,14 @@ final class Candidates {
 
     /**
      * Reorders so that the {@code m} best entries come first, in descending order; the rest follow
-     * in no particular order. A min-heap of size m: O(n log m).
+     * in no particular order. Small m: a min-heap of size m, O(n log m); large m: one primitive sort
+     * of packed (logit, id) keys.
      */
     private void moveTopToFront(int m) {
+        if (m > size / 8) {
+            sortAll();
+            return;
+        }
         int[] heap = new int[m]; // entry indices, worst of the kept at heap[0]
         int heapSize = 0;
         for (int i = 0; i < size; i++) {
@@ -222,26 +227,50 @@ final class Candidates {
             heap[0] = heap[--heapSize];
             siftDown(heap, heapSize);
         }
-        boolean[] chosen = new boolean[size];
-        for (int index : order) {
-            chosen[index] = true;
-        }
-        int[] newIds = new int[size];
-        float[] newLogits = new float[size];
+        // Swap the winners to the front; a loser displaced from the front goes where the winner was.
+        int[] where = new int[m];
+        int[] winnerIds = new int[m];
+        float[] winnerLogits = new float[m];
         for (int i = 0; i < m; i++) {
-            newIds[i] = ids[order[i]];
-            newLogits[i] = logits[order[i]];
+            where[i] = order[i];
+            winnerIds[i] = ids[order[i]];
+            winnerLogits[i] = logits[order[i]];
         }
-        int next = m;
-        for (int i = 0; i < size; i++) {
-            if (!chosen[i]) {
-                newIds[next] = ids[i];
-                newLogits[next] = logits[i];
-                next++;
+        java.util.Arrays.sort(where);
+        // Front entries that are not winners move into the winners' old slots beyond the front.
+        int slot = 0;
+        for (int i = 0; i < m; i++) {
+            if (java.util.Arrays.binarySearch(where, i) >= 0) {
+                continue; // a winner sits here; it is rewritten below
             }
+            while (where[slot] < m) {
+                slot++;
+            }
+            ids[where[slot]] = ids[i];
+            logits[where[slot]] = logits[i];
+            slot++;
         }
-        System.arraycopy(newIds, 0, ids, 0, size);
-        System.arraycopy(newLogits, 0, logits, 0, size);
+        System.arraycopy(winnerIds, 0, ids, 0, m);
+        System.arraycopy(winnerLogits, 0, logits, 0, m);
+        identity = false;
+    }
+
+    /** Sorts every entry: descending logit, ascending id on ties. */
+    private void sortAll() {
+        long[] keys = new long[size];
+        for (int i = 0; i < size; i++) {
+            int bits = Float.floatToIntBits(logits[i]);
+            int ordered = bits ^ ((bits >> 31) & 0x7fffffff); // same order as the float, as a signed int
+            keys[i] = ((long) ~ordered << 32) | (ids[i] & 0xffffffffL);
+        }
+        java.util.Arrays.sort(keys);
+        for (int i = 0; i < size; i++) {
+            int id = (int) keys[i];
+            int ordered = ~(int) (keys[i] >>> 32);
+            ids[i] = id;
+            logits[i] = Float.intBitsToFloat(ordered ^ ((ordered >> 31) & 0x7fffffff));
+        }
+        sorted = true;
         identity = false;
     }
 

@@ -166,6 +166,35 @@ class SamplerTest {
     }
 
     @Test
+    void topPMatchesABruteForceNucleusOnLargeVocabularies() {
+        for (float p : new float[] {0.3f, 0.9f, 0.99f}) {
+            float[] logits = randomLogits(20_000, 77);
+            for (int i = 0; i < logits.length; i++) {
+                logits[i] *= 0.4f; // flat enough that the nucleus holds thousands of tokens
+            }
+            Integer[] order = new Integer[logits.length];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, (x, y) -> Float.compare(logits[y], logits[x]));
+            double z = 0;
+            for (float l : logits) {
+                z += Math.exp(l - logits[order[0]]);
+            }
+            double cumulative = 0;
+            int expected = 0;
+            while (cumulative < p) {
+                cumulative += Math.exp(logits[order[expected++]] - logits[order[0]]) / z;
+            }
+            int[] kept = keptAfterTopP(logits, p);
+            assertEquals(expected, kept.length, "p " + p);
+            for (int i = 0; i < kept.length; i++) {
+                assertEquals(order[i], kept[i], "p " + p + ", rank " + i);
+            }
+        }
+    }
+
+    @Test
     void minPKeepsTokensAtLeastMinPTimesAsLikelyAsTheTop() {
         float[] logits = {-2f, 0f, -3f, -1f}; // ratios to the top: e^-2=.135, 1, e^-3=.050, e^-1=.368
         assertArrayEquals(new int[] {1}, keptAfterMinP(logits, 0.4f));

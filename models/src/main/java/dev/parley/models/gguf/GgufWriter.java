@@ -8,6 +8,7 @@ import dev.parley.engine.gguf.GgufValueType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -24,7 +25,8 @@ import java.util.Set;
  * <p>Layout written: {@code "GGUF", uint32 version, uint64 tensor count, uint64 metadata count,
  * metadata (in insertion order), tensor infos, zero padding to the alignment, tensor data}, each
  * tensor starting at a multiple of the alignment and padded with zeros after it (as ggml does),
- * so the file size is a multiple of the alignment too. The alignment is {@code general.alignment}
+ * so the file size is a multiple of the alignment too; a file without tensors has no padding.
+ * Rewriting a file that ggml or gguf-py wrote reproduces it byte for byte. The alignment is {@code general.alignment}
  * when that key is set (see {@link #alignment(int)}), else 32.
  *
  * <p>Not thread-safe: build and write from one thread.
@@ -102,28 +104,25 @@ public final class GgufWriter {
     public GgufWriter addTensor(String name, long[] dims, GgmlType type) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
-        if (!tensorNames.add(name)) {
+        if (tensorNames.contains(name)) {
             throw new IllegalArgumentException("expected unique tensor names but '" + name + "' was added twice");
         }
         if (dims.length < 1 || dims.length > MAX_DIMS) {
-            tensorNames.remove(name);
             throw new IllegalArgumentException("tensor '" + name + "': expected 1 to 4 dimensions but found " + dims.length);
         }
         long count = 1;
         for (long d : dims) {
             if (d < 1) {
-                tensorNames.remove(name);
                 throw new IllegalArgumentException("tensor '" + name + "': expected dimensions >= 1 but found " + d);
             }
             count = Math.multiplyExact(count, d);
         }
         if (dims[0] % type.blockSize() != 0) {
-            tensorNames.remove(name);
             throw new IllegalArgumentException("tensor '" + name + "': expected dims[0] to be a multiple of "
                     + type.blockSize() + " for " + type + " but found " + dims[0]);
         }
-        GgufTensorInfo info = new GgufTensorInfo(name, dims, type, nextOffset);
-        tensors.add(info);
+        tensorNames.add(name);
+        tensors.add(new GgufTensorInfo(name, dims, type, nextOffset));
         nextOffset = align(nextOffset + type.byteSizeFor(count), alignment());
         return this;
     }
@@ -155,8 +154,10 @@ public final class GgufWriter {
             b.u32(t.type().id());
             b.u64(t.offset());
         }
-        b.zeros((int) (align(b.size(), alignment()) - b.size()));
-        return java.util.Arrays.copyOf(b.array(), b.size());
+        if (!tensors.isEmpty()) { // like ggml, a file without tensors (a vocabulary) ends right after its header
+            b.zeros((int) (align(b.size(), alignment()) - b.size()));
+        }
+        return Arrays.copyOf(b.array(), b.size());
     }
 
     /**

@@ -75,7 +75,7 @@ public final class Synth {
             vocab = v.size();
         }
         ModelShape shape = spec.shape().withVocab(vocab);
-        checkBlocks(shape, spec.type());
+        checkShape(spec.arch(), shape, spec.type());
 
         GgufWriter w = new GgufWriter();
         w.putAll(SynthLayout.metadata(spec.arch(), shape, spec.type(), vocab, spec.seed()));
@@ -158,15 +158,21 @@ public final class Synth {
         return out;
     }
 
-    private static void checkBlocks(ModelShape s, GgmlType type) {
+    private static void checkShape(String arch, ModelShape s, GgmlType type) {
+        if (s.ropeScaling() != null && !arch.equals("llama")) {
+            throw new IllegalArgumentException("shape " + s.name() + " has Llama 3 RoPE scaling, which only the llama"
+                    + " architecture carries (as rope_freqs.weight), but the arch is " + arch);
+        }
         int block = type.blockSize();
-        long[][] rows = {{s.dim(), 0}, {(long) s.heads() * s.headDim(), 0}, {s.ffn(), 0}};
-        String[] what = {"dim", "heads * head dim", "ffn"};
-        for (int i = 0; i < rows.length; i++) {
-            if (rows[i][0] % block != 0) {
-                throw new IllegalArgumentException("shape " + s.name() + ": " + type + " stores rows in blocks of " + block
-                        + ", so " + what[i] + " must be a multiple of " + block + " but found " + rows[i][0]);
-            }
+        checkRow(s, type, "dim", s.dim(), block);
+        checkRow(s, type, "heads * head dim", (long) s.heads() * s.headDim(), block);
+        checkRow(s, type, "ffn", s.ffn(), block);
+    }
+
+    private static void checkRow(ModelShape s, GgmlType type, String what, long rowLength, int block) {
+        if (rowLength % block != 0) {
+            throw new IllegalArgumentException("shape " + s.name() + ": " + type + " stores rows in blocks of " + block
+                    + ", so " + what + " must be a multiple of " + block + " but found " + rowLength);
         }
     }
 

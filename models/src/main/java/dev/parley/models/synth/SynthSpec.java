@@ -15,7 +15,9 @@ import java.util.function.Consumer;
  * @param vocab    a GGUF file whose {@code tokenizer.*} keys are copied (its vocabulary size wins), or
  *                 null for the built-in byte-level BPE vocabulary ({@link SynthVocab})
  * @param seed     seed of the random weights: the same spec gives the same file
- * @param progress receives the fraction done (0 to 1) now and then, or null
+ * @param progress receives the fraction done (0 to 1) now and then, or null; an exception thrown
+ *                 from it stops the generation, leaves no file behind, and comes out of
+ *                 {@link Synth#generate}
  */
 public record SynthSpec(String arch, ModelShape shape, GgmlType type, Path vocab, long seed, Consumer<Double> progress) {
 

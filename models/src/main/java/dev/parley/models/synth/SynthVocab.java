@@ -14,14 +14,19 @@ import java.util.Set;
  * A small, self-made byte-level BPE vocabulary (GPT-2 style, {@code tokenizer.ggml.model = gpt2})
  * for synthetic models when no real tokenizer is given: the 256 byte tokens (in GPT-2's
  * byte-to-unicode spelling, so any text tokenizes), merges learned deterministically from a list
- * of common English words, the ChatML special tokens, and unused {@code [PAD n]} tokens up to the
+ * of common English words, the ChatML special tokens, and pronounceable filler words up to the
  * requested size. Token ids: bytes 0-255 (id = byte value), merged tokens, then
- * {@code <|endoftext|>}, {@code <|im_start|>}, {@code <|im_end|>}, then padding.
+ * {@code <|endoftext|>}, {@code <|im_start|>}, {@code <|im_end|>}, then fillers.
+ *
+ * <p>Fillers are ordinary tokens ("Ġbako", "tilu", ...) that no merge produces: tokenizing never
+ * yields them, but a random model samples them, and they print as words. (Unused {@code [PAD]}
+ * tokens would print as nothing, and with a real model's vocabulary size they are most of the
+ * vocabulary, so a demo would show empty replies.)
  */
 public final class SynthVocab {
 
     /** GGUF token types (llama.cpp's {@code llama_token_type}). */
-    static final int NORMAL = 1, CONTROL = 3, UNUSED = 5;
+    static final int NORMAL = 1, CONTROL = 3;
 
     public static final String END_OF_TEXT = "<|endoftext|>";
     public static final String IM_START = "<|im_start|>";
@@ -113,9 +118,9 @@ public final class SynthVocab {
         int[] types = new int[total];
         java.util.Arrays.fill(types, 0, eot, NORMAL);
         java.util.Arrays.fill(types, eot, eot + SPECIALS.length, CONTROL);
-        for (int i = tokenList.size(); i < total; i++) {
-            tokenList.add("[PAD" + i + "]");
-            types[i] = UNUSED;
+        if (tokenList.size() < total) {
+            addFillers(tokenList, known, total, byteChars[' ']);
+            java.util.Arrays.fill(types, eot + SPECIALS.length, total, NORMAL);
         }
         return new SynthVocab(tokenList.toArray(String[]::new), types, mergeList.toArray(String[]::new), eot);
     }
@@ -158,6 +163,36 @@ public final class SynthVocab {
         m.put("tokenizer.ggml.add_bos_token", new GgufMetadataValue(GgufValueType.BOOL, null, false));
         m.put("tokenizer.chat_template", GgufMetadataValue.of(CHATML_TEMPLATE));
         return m;
+    }
+
+    private static final String CONSONANTS = "bdfghjklmnprstvwz";
+    private static final String VOWELS = "aeiou";
+
+    /** Appends distinct pseudo-words (consonant-vowel syllables, with and without a leading space) up to {@code total}. */
+    private static void addFillers(List<String> tokens, Set<String> known, int total, String space) {
+        List<String> syllables = new ArrayList<>();
+        for (char c : CONSONANTS.toCharArray()) {
+            for (char v : VOWELS.toCharArray()) {
+                syllables.add("" + c + v);
+            }
+        }
+        int n = syllables.size();
+        for (int len = 2; tokens.size() < total; len++) {
+            long combos = (long) Math.pow(n, len);
+            for (long k = 0; k < combos && tokens.size() < total; k++) {
+                StringBuilder w = new StringBuilder();
+                long rest = k;
+                for (int i = 0; i < len; i++) {
+                    w.append(syllables.get((int) (rest % n)));
+                    rest /= n;
+                }
+                for (String t : new String[] {space + w, w.toString()}) {
+                    if (tokens.size() < total && known.add(t)) {
+                        tokens.add(t);
+                    }
+                }
+            }
+        }
     }
 
     /**

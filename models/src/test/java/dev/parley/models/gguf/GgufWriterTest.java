@@ -152,6 +152,28 @@ class GgufWriterTest {
         assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(copy));
     }
 
+    /** Files written by llama.cpp's tools (a vocabulary, a model) come back byte for byte. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"tokenizer/ggml-vocab-gpt-2.gguf", "parity/m3-llama-gpt2-tied-q8_0.gguf"})
+    void rewritingALlamaCppFileReproducesItByteForByte(String fixture) throws IOException {
+        Path src = dev.parley.models.SharedFixtures.require(fixture);
+        Path copy = dir.resolve("copy.gguf");
+        try (GgufFile f = GgufFile.open(src)) {
+            GgufWriter w = new GgufWriter(f.version());
+            w.putAll(f.metadata());
+            for (GgufTensorInfo t : f.tensors()) {
+                w.addTensor(t.name(), t.dims(), t.type());
+            }
+            try (GgufTensorSink sink = w.open(copy)) {
+                for (GgufTensorInfo t : f.tensors()) {
+                    sink.write(t.name(), f.tensorData(t));
+                }
+                sink.commit();
+            }
+        }
+        assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(copy));
+    }
+
     @Test
     void anUncommittedFileLeavesNothingBehind() throws IOException {
         GgufWriter w = new GgufWriter();

@@ -78,6 +78,40 @@ class HostileGgufTest {
         }
     }
 
+    /** Seeded random byte corruption of the header: the reader either accepts the file or says why not. */
+    @Test
+    void randomHeaderCorruptionOnlyEverGivesGgufExceptions() throws IOException {
+        java.util.Random r = new java.util.Random(2024);
+        int headerEnd = (int) (dataEnd - 88); // the data section holds 68 + 20 bytes (with padding between)
+        int accepted = 0;
+        for (int i = 0; i < 1500; i++) {
+            byte[] b = valid.clone();
+            int flips = 1 + r.nextInt(3);
+            for (int k = 0; k < flips; k++) {
+                int at = r.nextInt(Math.max(1, headerEnd));
+                b[at] = switch (r.nextInt(4)) {
+                    case 0 -> (byte) r.nextInt(256);
+                    case 1 -> (byte) 0xFF;
+                    case 2 -> 0;
+                    default -> (byte) (b[at] ^ (1 << r.nextInt(8)));
+                };
+            }
+            Path p = file(b);
+            try (GgufFile f = GgufFile.open(p)) {
+                accepted++;
+                for (GgufTensorInfo t : f.tensors()) {
+                    assertTrue(f.tensorData(t).byteSize() == t.byteSize()); // slices stay inside the mapping
+                }
+            } catch (GgufException e) {
+                assertTrue(e.getMessage().startsWith(p.getFileName() + ": "), e.getMessage());
+            } catch (RuntimeException | IOException e) {
+                throw new AssertionError("mutation " + i + " made the reader fail with " + e, e);
+            }
+            Files.delete(p);
+        }
+        assertTrue(accepted < 1500, "most corruptions are detected");
+    }
+
     @Test
     void wrongMagic() {
         byte[] b = valid.clone();

@@ -63,6 +63,19 @@ class TensorEncoderTest {
     }
 
     @Test
+    void f16NaNIsGgmlsCanonicalQuietNaN() {
+        byte[] enc = TensorEncoder.encode(GgmlType.F16, new float[] {Float.intBitsToFloat(0x7f82b6e6), Float.intBitsToFloat(0xff989541),
+                Float.POSITIVE_INFINITY, 70000f, 0x1p-25f, 0x1p-24f * 1.5f});
+        java.nio.ShortBuffer h = java.nio.ByteBuffer.wrap(enc).order(java.nio.ByteOrder.LITTLE_ENDIAN).asShortBuffer();
+        assertEquals((short) 0x7e00, h.get(0));
+        assertEquals((short) 0xfe00, h.get(1));
+        assertEquals((short) 0x7c00, h.get(2), "infinity");
+        assertEquals((short) 0x7c00, h.get(3), "overflow becomes infinity");
+        assertEquals((short) 0x0000, h.get(4), "2^-25 is a tie between 0 and the smallest subnormal: even wins");
+        assertEquals((short) 0x0002, h.get(5), "1.5 * 2^-24 is a tie between 1 and 2 subnormal steps: even wins");
+    }
+
+    @Test
     void bf16RoundsToNearestEven() {
         // 1 + 2^-8 lies exactly between two bf16 values (1 and 1 + 2^-7): ties go to the even one (1).
         assertEquals(1f, TensorEncoder.bf16ToFp32(TensorEncoder.fp32ToBf16(1f + 0x1p-8f)));

@@ -161,9 +161,17 @@ class SynthTest {
         assertEquals("gpt2", meta.get("tokenizer.ggml.model").value());
         assertTrue(((String) meta.get("tokenizer.chat_template").value()).contains("<|im_start|>assistant"));
 
-        SynthVocab padded = SynthVocab.build(5000);
-        assertEquals(5000, padded.size());
-        assertEquals("[PAD4999]", padded.tokens()[4999]);
+        SynthVocab big = SynthVocab.build(151936); // Qwen2.5's size: mostly filler words
+        assertEquals(151936, big.size());
+        String[] bigTokens = big.tokens();
+        assertEquals(bigTokens.length, java.util.Set.of(bigTokens).size(), "filler tokens are unique");
+        int[] types = (int[]) big.metadata().get("tokenizer.ggml.token_type").value();
+        for (int i = 0; i < bigTokens.length; i++) {
+            boolean special = i >= big.endOfTextId() && i <= big.imEndId();
+            assertEquals(special ? 3 : 1, types[i], "token " + i + " " + bigTokens[i]);
+            assertFalse(bigTokens[i].isEmpty());
+        }
+        assertTrue(bigTokens[151935].matches("Ġ?[a-z]+"), "fillers print as words: " + bigTokens[151935]);
         SynthVocab small = SynthVocab.build(300);
         assertEquals(300, small.size());
         assertEquals(300 - 259, small.merges().length);
@@ -229,13 +237,34 @@ class SynthTest {
         assertThrows(IllegalArgumentException.class, () -> ModelShape.parse("tiny:colour=blue"));
     }
 
+    /** Throwing from the progress callback cancels: the exception comes out and no file, not even a temporary one, stays. */
+    @Test
+    void cancellingThroughProgressLeavesNoFile() throws IOException {
+        Path out = dir.resolve("cancelled.gguf");
+        IllegalStateException stop = new IllegalStateException("user cancelled");
+        SynthSpec spec = new SynthSpec("llama", ModelShape.builtIn("tiny"), GgmlType.Q8_0, null, 5, f -> {
+            if (f > 0.5) {
+                throw stop;
+            }
+        });
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> new Synth(2).write(spec, out));
+        assertEquals(stop, e);
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(), files.toList());
+        }
+    }
+
     @Test
     void quantizedTypesRefuseShapesOffTheBlockGrid() {
         ModelShape odd = ModelShape.parse("tiny:dim=48,heads=4,kv=2");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new Synth(1).write(SynthSpec.of(odd, GgmlType.Q8_0, 1), dir.resolve("odd.gguf")));
-        assertTrue(e.getMessage().contains("multiple of 32"), e.getMessage());
+        assertTrue(e.getMessage().contains("dim must be a multiple of 32 but found 48"), e.getMessage());
         assertFalse(Files.exists(dir.resolve("odd.gguf")));
+        ModelShape llama3 = ModelShape.parse("llama-3.2-1b:layers=1,dim=64,heads=4,kv=2,ffn=64,vocab=300");
+        IllegalArgumentException e2 = assertThrows(IllegalArgumentException.class, () -> new Synth(1)
+                .write(new SynthSpec("qwen2", llama3, GgmlType.F16, null, 1, null), dir.resolve("q.gguf")));
+        assertTrue(e2.getMessage().contains("only the llama architecture carries"), e2.getMessage());
     }
 
     private static void expect(GgufFile f, String name, GgmlType type, long... dims) throws IOException {
