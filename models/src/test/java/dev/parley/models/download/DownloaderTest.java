@@ -134,6 +134,19 @@ class DownloaderTest {
     }
 
     @Test
+    void resumeRangeSurvivesARedirectToTheCdn() throws Exception {
+        Files.write(dir.resolve("model.gguf.part"), java.util.Arrays.copyOf(content, 654_321));
+        DownloadRequest viaRedirect = new DownloadRequest(server.uri("redirect/model.gguf"), dir.resolve("model.gguf"),
+                (long) SIZE, sha);
+
+        DownloadResult result = downloader.download(viaRedirect, p -> { }, new CancelToken());
+
+        assertEquals(List.of(new FileServer.Seen("bytes=654321-", 206, SIZE - 654_321)), server.seen(),
+                "the redirected request still asks only for the rest");
+        assertEquals(sha, result.sha256());
+    }
+
+    @Test
     void wrongChecksumIsRejectedAndNothingLooksInstalled() {
         String wrong = "0".repeat(64);
         ChecksumMismatchException e = assertThrows(ChecksumMismatchException.class,

@@ -39,6 +39,13 @@ final class FileServer implements AutoCloseable {
         this.content = content;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::handle);
+        // like Hugging Face's /resolve/ URLs: a redirect to where the bytes are (the CDN)
+        server.createContext("/redirect/", ex -> {
+            try (ex) {
+                ex.getResponseHeaders().add("Location", "/" + ex.getRequestURI().getPath().substring(10));
+                ex.sendResponseHeaders(302, -1);
+            }
+        });
         server.start();
     }
 
