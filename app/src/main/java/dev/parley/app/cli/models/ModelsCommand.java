@@ -1,20 +1,17 @@
 package dev.parley.app.cli.models;
 
+import dev.parley.app.cli.StoreArgs;
 import dev.parley.app.cli.Terminal;
 import dev.parley.models.catalog.ModelCatalog;
 import dev.parley.models.download.Downloader;
-import dev.parley.models.download.ZipUnpacker;
 import dev.parley.models.store.ModelInstaller;
 import dev.parley.models.store.ModelStore;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -33,12 +30,8 @@ public final class ModelsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--home", paramLabel = "DIR", description = "Model store folder (default: $PARLEY_HOME, "
-            + "$XDG_CACHE_HOME/parley or ~/.cache/parley).")
-    Path home;
-
-    @Option(names = "--catalog", paramLabel = "FILE", description = "Use this catalog file instead of the built-in one.")
-    Path catalogFile;
+    @Mixin
+    StoreArgs storeArgs;
 
     /** Makes the downloader for {@code pull}; tests replace it with one that does not wait between retries. */
     Supplier<Downloader> downloaders = Downloader::new;
@@ -54,19 +47,14 @@ public final class ModelsCommand implements Callable<Integer> {
     }
 
     ModelStore store() {
-        return ModelStore.open(home);
+        return storeArgs.store();
     }
 
     ModelCatalog catalog() throws IOException {
-        if (catalogFile == null) {
-            return ModelCatalog.load();
-        }
-        try (InputStream in = Files.newInputStream(catalogFile)) {
-            return ModelCatalog.load(in, catalogFile.toString());
-        }
+        return storeArgs.catalog();
     }
 
     ModelInstaller installer(ModelStore store) {
-        return new ModelInstaller(store, downloaders.get(), new ZipUnpacker());
+        return StoreArgs.installer(store, downloaders.get());
     }
 }

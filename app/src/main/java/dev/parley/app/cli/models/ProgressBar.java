@@ -11,13 +11,13 @@ import java.util.Locale;
  * A one-line terminal progress bar: {@code [#########.........]  45%  290.1/644.4 MB  12.3 MB/s  ETA 0:29}, redrawn
  * in place with a carriage return, ended with a newline when the download is done.
  */
-final class ProgressBar implements ProgressListener {
+public final class ProgressBar implements ProgressListener {
     private static final int WIDTH = 30;
     private final PrintWriter out;
     private final String label;
     private int lastLength;
 
-    ProgressBar(PrintWriter out, String label) {
+    public ProgressBar(PrintWriter out, String label) {
         this.out = out;
         this.label = label;
     }
@@ -35,7 +35,7 @@ final class ProgressBar implements ProgressListener {
     }
 
     /** Ends a line left open by an interrupted download, so that an error message starts on its own line. */
-    void end() {
+    public void end() {
         if (lastLength > 0) {
             out.println();
             out.flush();
