@@ -47,17 +47,21 @@ public final class VectorBackend implements Backend {
         int dim = x.dim();
         switch (w) {
             case Q8_0Tensor q -> {
-                byte[] qs = x.quants();
+                short[] qs = x.wideQuants();
                 float[] sc = x.scales();
                 int blocks = cols / Activations.BLOCK;
+                int pairs = count - count % 2;
                 for (int r = from; r < to; r++) {
-                    for (int t = 0; t < count; t++) {
+                    for (int t = 0; t < pairs; t += 2) {
+                        VectorKernels.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
+                    }
+                    for (int t = pairs; t < count; t++) {
                         out[t * rows + r] = VectorKernels.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
                     }
                 }
             }
             case Q4_0Tensor q -> {
-                byte[] qs = x.quants();
+                short[] qs = x.wideQuants();
                 float[] sc = x.scales();
                 int blocks = cols / Activations.BLOCK;
                 for (int r = from; r < to; r++) {

@@ -29,12 +29,28 @@ final class TinyGguf {
     static final int VOCAB = 96;
     static final int CONTEXT = 128;
 
+    /** Model dimensions. */
+    record Shape(int dim, int layers, int heads, int kvHeads, int ffn, int vocab, int context) {
+        int head() { return dim / heads; }
+    }
+
+    static final Shape TINY = new Shape(DIM, LAYERS, HEADS, KV_HEADS, FFN, VOCAB, CONTEXT);
+    /** The shape of SmolLM2-135M, for benchmarks. */
+    static final Shape SMOLLM2_135M = new Shape(576, 30, 9, 3, 1536, 49152, 2048);
+
     private final Map<String, Object> metadata = new LinkedHashMap<>();
     private final List<Object[]> tensors = new ArrayList<>(); // name, type, long[] dims, byte[] data
     private final Random rnd = new Random(7);
 
     /** A complete model of {@code arch} ("llama" or "qwen2") with matrices of {@code type}. */
     static TinyGguf model(String arch, GgmlType type, boolean tied) {
+        return model(arch, type, tied, TINY);
+    }
+
+    /** A complete model of {@code shape}. */
+    static TinyGguf model(String arch, GgmlType type, boolean tied, Shape shape) {
+        int DIM = shape.dim(), LAYERS = shape.layers(), HEADS = shape.heads(), KV_HEADS = shape.kvHeads();
+        int HEAD = shape.head(), FFN = shape.ffn(), VOCAB = shape.vocab(), CONTEXT = shape.context();
         TinyGguf g = new TinyGguf();
         g.metadata.put("general.architecture", arch);
         g.metadata.put(arch + ".embedding_length", DIM);
@@ -125,7 +141,7 @@ final class TinyGguf {
     }
 
     Path write(Path file) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
         head.writeBytes("GGUF".getBytes(StandardCharsets.US_ASCII));
         u32(head, 3);
         u64(head, tensors.size());
@@ -164,7 +180,9 @@ final class TinyGguf {
             }
             all.writeBytes((byte[]) tensors.get(i)[3]);
         }
-        Files.write(file, all.toByteArray());
+        try (var out = Files.newOutputStream(file)) {
+            all.writeTo(out);
+        }
         return file;
     }
 
