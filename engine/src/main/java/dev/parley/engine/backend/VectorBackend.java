@@ -35,7 +35,22 @@ public final class VectorBackend implements Backend {
     public void matmul(Tensor w, Activations x, float[] out) {
         Backend.checkShapes(w, x, out);
         x.prepare(w.activationFormat());
-        pool.parallelFor(w.rows(), (from, to) -> rows(w, x, out, from, to));
+        pool.parallelFor(w.rows(), (from, to, thread) -> rows(w, x, out, from, to));
+    }
+
+    @Override
+    public void parallelFor(int n, ParallelTask task) {
+        pool.parallelFor(n, task);
+    }
+
+    @Override
+    public float dot(float[] a, int ao, float[] b, int bo, int n) {
+        return VectorKernels.dot(a, ao, b, bo, n);
+    }
+
+    @Override
+    public void axpy(float alpha, float[] x, int xo, float[] y, int yo, int n) {
+        VectorKernels.axpy(alpha, x, xo, y, yo, n);
     }
 
     private static void rows(Tensor w, Activations x, float[] out, int from, int to) {

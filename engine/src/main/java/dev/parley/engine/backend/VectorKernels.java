@@ -100,6 +100,34 @@ final class VectorKernels {
         return acc.reduceLanes(VectorOperators.ADD);
     }
 
+    /** Plain float dot product of two heap arrays. */
+    static float dot(float[] a, int ao, float[] b, int bo, int n) {
+        FloatVector acc = FloatVector.zero(F);
+        int i = 0;
+        int upper = F.loopBound(n);
+        for (; i < upper; i += F.length()) {
+            acc = FloatVector.fromArray(F, a, ao + i).fma(FloatVector.fromArray(F, b, bo + i), acc);
+        }
+        float sum = acc.reduceLanes(VectorOperators.ADD);
+        for (; i < n; i++) {
+            sum += a[ao + i] * b[bo + i];
+        }
+        return sum;
+    }
+
+    /** {@code y += alpha * x} over n floats. */
+    static void axpy(float alpha, float[] x, int xo, float[] y, int yo, int n) {
+        FloatVector va = FloatVector.broadcast(F, alpha);
+        int i = 0;
+        int upper = F.loopBound(n);
+        for (; i < upper; i += F.length()) {
+            FloatVector.fromArray(F, x, xo + i).fma(va, FloatVector.fromArray(F, y, yo + i)).intoArray(y, yo + i);
+        }
+        for (; i < n; i++) {
+            y[yo + i] += alpha * x[xo + i];
+        }
+    }
+
     /** F32 row x plain activations. */
     static float dotF32(MemorySegment w, long base, int n, float[] x, int xo) {
         FloatVector acc = FloatVector.zero(F);

@@ -12,11 +12,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class WorkerPool implements AutoCloseable {
 
-    /** Work on the half-open range {@code [from, to)}. */
-    @FunctionalInterface
-    interface RangeTask {
-        void run(int from, int to);
-    }
 
     private static final int CHUNKS_PER_THREAD = 4;
     private static final int SPINS = 4_000;
@@ -27,7 +22,7 @@ final class WorkerPool implements AutoCloseable {
     private final AtomicLong cursor = new AtomicLong();
     private final AtomicInteger done = new AtomicInteger();
     private volatile boolean closed;
-    private volatile RangeTask task;
+    private volatile ParallelTask task;
     private volatile int size;
     private volatile int chunks;
     private volatile Thread caller;
@@ -37,8 +32,9 @@ final class WorkerPool implements AutoCloseable {
     WorkerPool(int threads, String name) {
         this.threads = threads;
         this.workers = new Thread[threads - 1];
-        for (int i = 0; i < workers.length; i++) {
-            workers[i] = Thread.ofPlatform().daemon().name(name + "-" + (i + 1)).unstarted(this::work);
+        for (int w = 0; w < workers.length; w++) {
+            int i = w;
+            workers[i] = Thread.ofPlatform().daemon().name(name + "-" + (i + 1)).unstarted(() -> work(i + 1));
             workers[i].start();
         }
     }
@@ -48,12 +44,12 @@ final class WorkerPool implements AutoCloseable {
     }
 
     /** Runs {@code task} over {@code [0, n)} cut into chunks; returns when every chunk is done. */
-    synchronized void parallelFor(int n, RangeTask task) {
+    synchronized void parallelFor(int n, ParallelTask task) {
         if (closed) {
             throw new IllegalStateException("expected an open backend but found it closed");
         }
         if (workers.length == 0 || n < 2) {
-            task.run(0, n);
+            task.run(0, n, 0);
             return;
         }
         int count = Math.min(n, threads * CHUNKS_PER_THREAD);
@@ -69,7 +65,7 @@ final class WorkerPool implements AutoCloseable {
         for (Thread w : workers) {
             LockSupport.unpark(w);
         }
-        runChunks(g);
+        runChunks(g, 0);
         int spins = 0;
         while (done.get() != count) {
             if (++spins < SPINS) {
@@ -90,7 +86,7 @@ final class WorkerPool implements AutoCloseable {
     }
 
     /** Claims and runs chunks of the call of generation {@code g} until none is left. */
-    private void runChunks(long g) {
+    private void runChunks(long g, int thread) {
         while (true) {
             long c = cursor.get();
             int left = (int) c;
@@ -105,7 +101,7 @@ final class WorkerPool implements AutoCloseable {
             int n = size;
             int chunk = count - left;
             try {
-                task.run((int) ((long) n * chunk / count), (int) ((long) n * (chunk + 1) / count));
+                task.run((int) ((long) n * chunk / count), (int) ((long) n * (chunk + 1) / count), thread);
             } catch (Throwable t) {
                 failure = t;
             }
@@ -115,14 +111,14 @@ final class WorkerPool implements AutoCloseable {
         }
     }
 
-    private void work() {
+    private void work(int thread) {
         long seen = 0;
         while (!closed) {
             long c = cursor.get();
             long g = c & 0xffffffff00000000L;
             if (g != seen && (int) c > 0) {
                 seen = g;
-                runChunks(g);
+                runChunks(g, thread);
                 continue;
             }
             int spins = 0;
