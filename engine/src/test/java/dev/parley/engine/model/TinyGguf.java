@@ -49,39 +49,41 @@ final class TinyGguf {
 
     /** A complete model of {@code shape}. */
     static TinyGguf model(String arch, GgmlType type, boolean tied, Shape shape) {
-        int DIM = shape.dim(), LAYERS = shape.layers(), HEADS = shape.heads(), KV_HEADS = shape.kvHeads();
-        int HEAD = shape.head(), FFN = shape.ffn(), VOCAB = shape.vocab(), CONTEXT = shape.context();
+        int dim = shape.dim();
+        int qDim = shape.heads() * shape.head();
+        int kvDim = shape.kvHeads() * shape.head();
+        int ffn = shape.ffn();
         TinyGguf g = new TinyGguf();
         g.metadata.put("general.architecture", arch);
-        g.metadata.put(arch + ".embedding_length", DIM);
-        g.metadata.put(arch + ".block_count", LAYERS);
-        g.metadata.put(arch + ".attention.head_count", HEADS);
-        g.metadata.put(arch + ".attention.head_count_kv", KV_HEADS);
-        g.metadata.put(arch + ".feed_forward_length", FFN);
-        g.metadata.put(arch + ".context_length", CONTEXT);
+        g.metadata.put(arch + ".embedding_length", dim);
+        g.metadata.put(arch + ".block_count", shape.layers());
+        g.metadata.put(arch + ".attention.head_count", shape.heads());
+        g.metadata.put(arch + ".attention.head_count_kv", shape.kvHeads());
+        g.metadata.put(arch + ".feed_forward_length", ffn);
+        g.metadata.put(arch + ".context_length", shape.context());
         g.metadata.put(arch + ".attention.layer_norm_rms_epsilon", 1e-5f);
         g.metadata.put(arch + ".rope.freq_base", 10000f);
-        g.matrix("token_embd.weight", type, DIM, VOCAB);
-        for (int l = 0; l < LAYERS; l++) {
+        g.matrix("token_embd.weight", type, dim, shape.vocab());
+        for (int l = 0; l < shape.layers(); l++) {
             String b = "blk." + l + ".";
-            g.norm(b + "attn_norm.weight", DIM);
-            g.matrix(b + "attn_q.weight", type, DIM, HEADS * HEAD);
-            g.matrix(b + "attn_k.weight", type, DIM, KV_HEADS * HEAD);
-            g.matrix(b + "attn_v.weight", type, DIM, KV_HEADS * HEAD);
+            g.norm(b + "attn_norm.weight", dim);
+            g.matrix(b + "attn_q.weight", type, dim, qDim);
+            g.matrix(b + "attn_k.weight", type, dim, kvDim);
+            g.matrix(b + "attn_v.weight", type, dim, kvDim);
             if (arch.equals("qwen2")) {
-                g.norm(b + "attn_q.bias", HEADS * HEAD);
-                g.norm(b + "attn_k.bias", KV_HEADS * HEAD);
-                g.norm(b + "attn_v.bias", KV_HEADS * HEAD);
+                g.norm(b + "attn_q.bias", qDim);
+                g.norm(b + "attn_k.bias", kvDim);
+                g.norm(b + "attn_v.bias", kvDim);
             }
-            g.matrix(b + "attn_output.weight", type, HEADS * HEAD, DIM);
-            g.norm(b + "ffn_norm.weight", DIM);
-            g.matrix(b + "ffn_gate.weight", type, DIM, FFN);
-            g.matrix(b + "ffn_up.weight", type, DIM, FFN);
-            g.matrix(b + "ffn_down.weight", type, FFN, DIM);
+            g.matrix(b + "attn_output.weight", type, qDim, dim);
+            g.norm(b + "ffn_norm.weight", dim);
+            g.matrix(b + "ffn_gate.weight", type, dim, ffn);
+            g.matrix(b + "ffn_up.weight", type, dim, ffn);
+            g.matrix(b + "ffn_down.weight", type, ffn, dim);
         }
-        g.norm("output_norm.weight", DIM);
+        g.norm("output_norm.weight", dim);
         if (!tied) {
-            g.matrix("output.weight", type, DIM, VOCAB);
+            g.matrix("output.weight", type, dim, shape.vocab());
         }
         return g;
     }
