@@ -41,12 +41,12 @@ final class VectorKernels {
             int xo = qo + b * QK;
             ShortVector w0 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE).convertShape(VectorOperators.B2S, S, 0);
             ShortVector w1 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE).convertShape(VectorOperators.B2S, S, 0);
-            // |w| <= 128 and |x| <= 127, so two products fit in a short before widening; the
-            // 16 pair sums are then added in halves as 8 ints (written out: a helper method
-            // would not always be inlined, and an un-inlined vector argument is boxed).
+            // |w| <= 128 and |x| <= 127, so two products fit in a short before widening. Each
+            // int lane then adds its two sign-extended shorts (shifts, no cross-lane shuffle).
+            // Written out: a helper method is not always inlined, and then vectors get boxed.
             ShortVector p = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
-            acc = ((FloatVector) ((IntVector) p.convertShape(VectorOperators.S2I, I, 0))
-                    .add((IntVector) p.convertShape(VectorOperators.S2I, I, 1)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
+            acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
         }
         return acc.reduceLanes(VectorOperators.ADD);
     }
@@ -72,10 +72,10 @@ final class VectorKernels {
             ShortVector p0 = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
             xo += dim;
             ShortVector p1 = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
-            a0 = ((FloatVector) ((IntVector) p0.convertShape(VectorOperators.S2I, I, 0))
-                    .add((IntVector) p0.convertShape(VectorOperators.S2I, I, 1)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * s[s0 + b]), a0);
-            a1 = ((FloatVector) ((IntVector) p1.convertShape(VectorOperators.S2I, I, 0))
-                    .add((IntVector) p1.convertShape(VectorOperators.S2I, I, 1)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * s[s0 + blocks + b]), a1);
+            a0 = ((FloatVector) p0.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p0.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * s[s0 + b]), a0);
+            a1 = ((FloatVector) p1.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p1.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * s[s0 + blocks + b]), a1);
         }
         out[t0 * rows + r] = a0.reduceLanes(VectorOperators.ADD);
         out[(t0 + 1) * rows + r] = a1.reduceLanes(VectorOperators.ADD);
@@ -94,8 +94,8 @@ final class VectorKernels {
             ShortVector w0 = (ShortVector) lo.convertShape(VectorOperators.B2S, S, 0);
             ShortVector w1 = (ShortVector) hi.convertShape(VectorOperators.B2S, S, 0);
             ShortVector p = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
-            acc = ((FloatVector) ((IntVector) p.convertShape(VectorOperators.S2I, I, 0))
-                    .add((IntVector) p.convertShape(VectorOperators.S2I, I, 1)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
+            acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
         }
         return acc.reduceLanes(VectorOperators.ADD);
     }

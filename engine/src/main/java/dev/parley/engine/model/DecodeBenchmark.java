@@ -99,6 +99,8 @@ public final class DecodeBenchmark {
             Arrays.sort(promptRates);
             System.out.printf("median: prompt %.1f tok/s, decode %.1f tok/s (%.2f GB/s)%n", promptRates[runs / 2],
                     decodeRates[runs / 2], decodeRates[runs / 2] * model.weightBytes() / 1e9);
+            System.out.printf("best:   prompt %.1f tok/s, decode %.1f tok/s (%.2f GB/s)%n", promptRates[runs - 1],
+                    decodeRates[runs - 1], decodeRates[runs - 1] * model.weightBytes() / 1e9);
         }
     }
 }
