@@ -86,7 +86,8 @@ public final class DecodeBenchmark {
         try (LlamaModel model = LlamaModel.load(Path.of(args[0]), new ModelOptions(kind, threads))) {
             System.out.printf("%s, %.1f MB of weights per token, %s x%d%n", model.config(), model.weightBytes() / 1e6,
                     kind.label(), threads);
-            run(model, Math.min(prompt, 16), Math.min(decode, 16)); // warm-up (JIT)
+            run(model, prompt, decode); // warm-up: until C2 has compiled the kernels, vectors run slowly
+            run(model, prompt, decode);
             double[] decodeRates = new double[runs];
             double[] promptRates = new double[runs];
             for (int i = 0; i < runs; i++) {
