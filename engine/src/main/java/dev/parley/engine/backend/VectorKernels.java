@@ -90,7 +90,9 @@ final class VectorKernels {
             int xo = qo + b * QK;
             ByteVector packed = ByteVector.fromMemorySegment(B128, w, bo + 2, LE);
             ByteVector lo = packed.and((byte) 0x0f).sub((byte) 8);
-            ByteVector hi = packed.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).sub((byte) 8);
+            // x86 has no byte shifts: shift the bytes as shorts, then mask off what crossed over.
+            ByteVector hi = packed.reinterpretAsShorts().lanewise(VectorOperators.LSHR, 4).reinterpretAsBytes()
+                    .and((byte) 0x0f).sub((byte) 8);
             ShortVector w0 = (ShortVector) lo.convertShape(VectorOperators.B2S, S, 0);
             ShortVector w1 = (ShortVector) hi.convertShape(VectorOperators.B2S, S, 0);
             ShortVector p = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
