@@ -47,6 +47,10 @@ public final class Main {
     /** Runs one command line against {@code terminal} and returns its exit code. */
     public static int run(String[] args, Terminal terminal) {
         boolean debug = Arrays.asList(args).contains("--debug");
+        if (args.length == 0 || (args.length == 1 && debug)) {
+            // The built-in default: a chat, with the first-run path choosing the model.
+            args = debug ? new String[] {"--debug", "chat"} : new String[] {"chat"};
+        }
         CommandLine cli = commandLine(terminal);
         ErrorReporter errors = new ErrorReporter(terminal.err(), debug);
         cli.setParameterExceptionHandler(errors);

@@ -33,8 +33,8 @@ class MainTest {
     }
 
     @Test
-    void noArgumentsPrintsTheUsage() {
-        CliRun run = CliRun.of();
+    void helpPrintsTheUsage() {
+        CliRun run = CliRun.of("--help");
         assertEquals(0, run.code());
         assertTrue(run.out().contains("generate") && run.out().contains("chat") && run.out().contains("bench"), run.out());
     }

@@ -7,10 +7,12 @@ import dev.parley.engine.generate.GenerationResult;
 import dev.parley.engine.generate.StopReason;
 import dev.parley.engine.sampling.Sampler;
 import dev.parley.engine.tokenizer.ChatTemplate;
+import dev.parley.models.download.Downloader;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,7 +22,8 @@ import picocli.CommandLine.Option;
 /** {@code parley chat}: a multi-turn chat in the terminal that keeps the KV cache between turns. */
 @Command(name = "chat", mixinStandardHelpOptions = true, defaultValueProvider = OptionDefaults.Chat.class,
         description = {"Chats with the model using its chat template, one line per message; the KV cache is "
-                + "kept between turns.", "Ctrl-D (end of input) or /exit ends the chat; /reset starts over."})
+                + "kept between turns.", "Without --model it uses an installed model, or downloads the catalog's "
+                + "default (offline: choose a local file or the demo model).", "Ctrl-D (end of input) or /exit ends the chat; /reset starts over."})
 final class ChatCommand implements Callable<Integer> {
     private final Terminal terminal;
 
@@ -37,6 +40,16 @@ final class ChatCommand implements Callable<Integer> {
             description = "At most N tokens per answer (default: ${DEFAULT-VALUE}).")
     int maxTokens;
 
+    @Mixin
+    StoreArgs storeArgs;
+
+    @Option(names = "--demo", description = "Chat with the demo model (RANDOM weights: it talks nonsense), made on "
+            + "first use; for trying Parley without a real model.")
+    boolean demo;
+
+    /** Makes the downloader for a first-run download; tests replace it. */
+    java.util.function.Supplier<Downloader> downloaders = Downloader::new;
+
     @Option(names = {"-v", "--verbose"}, description = "Log on stderr how many prompt tokens each turn reused from the cache.")
     boolean verbose;
 
@@ -52,8 +65,15 @@ final class ChatCommand implements Callable<Integer> {
         var settings = samplingArgs.settings();
         PrintStream out = terminal.out();
         PrintStream err = terminal.err();
-        try (LoadedModel loaded = LoadedModel.open(modelArgs);
+        BufferedReader reader = new BufferedReader(new InputStreamReader(terminal.in(), StandardCharsets.UTF_8));
+        Path modelFile = new ModelChooser(terminal, storeArgs, downloaders.get())
+                .choose(modelArgs.modelOrNull(), demo, reader);
+        try (LoadedModel loaded = LoadedModel.open(modelFile, modelArgs);
              CachedSession session = loaded.newSession(modelArgs.context())) {
+            if (loaded.model().gguf().getBoolean("parley.synth", false)) {
+                err.println("parley: DEMO MODEL: " + modelFile.getFileName()
+                        + " has random weights, so its answers are nonsense (it shows the engine working)");
+            }
             ChatTemplate template = ChatTemplate.detect(
                     loaded.model().gguf().getString("tokenizer.chat_template", null));
             if (template.isFallback() || verbose) {
@@ -62,7 +82,6 @@ final class ChatCommand implements Callable<Integer> {
             }
             Conversation conversation = new Conversation(loaded.tokenizer(), template, session, system);
             Sampler sampler = Sampler.create(settings);
-            BufferedReader reader = new BufferedReader(new InputStreamReader(terminal.in(), StandardCharsets.UTF_8));
             while (true) {
                 if (terminal.interactive()) {
                     out.print("> ");

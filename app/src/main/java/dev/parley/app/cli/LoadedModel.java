@@ -18,7 +18,11 @@ public record LoadedModel(LlamaModel model, Tokenizer tokenizer) implements Auto
      * @throws IOException    when it is not a model Parley can run (the message says why)
      */
     public static LoadedModel open(ModelArgs args) throws IOException {
-        Path path = args.model();
+        return open(args.model(), args);
+    }
+
+    /** Opens {@code path} with the backend and threads of {@code args}. */
+    public static LoadedModel open(Path path, ModelArgs args) throws IOException {
         if (!Files.exists(path)) {
             throw new UsageException("model file not found: " + path);
         }

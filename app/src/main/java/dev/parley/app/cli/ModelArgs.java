@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 
 /** Options shared by the commands that run a model: which file, backend, threads and context. */
 public final class ModelArgs {
-    @Option(names = {"-m", "--model"}, required = true, paramLabel = "FILE", description = "The GGUF model file.")
+    @Option(names = {"-m", "--model"}, paramLabel = "FILE", description = "The GGUF model file.")
     Path model;
 
     @Option(names = {"-t", "--threads"}, paramLabel = "N",
@@ -21,8 +21,16 @@ public final class ModelArgs {
             description = "Context window in tokens, at most the model's own (default: ${DEFAULT-VALUE}).")
     int context;
 
-    /** The model file. */
+    /** The model file; a usage error when none was given. */
     public Path model() {
+        if (model == null) {
+            throw new UsageException("Missing required option: '--model=FILE'");
+        }
+        return model;
+    }
+
+    /** The model file, or null when none was given (commands that can choose one themselves). */
+    public Path modelOrNull() {
         return model;
     }
 

@@ -49,7 +49,8 @@ public final class Generator {
         }
         long promptNanos = System.nanoTime() - start;
 
-        StreamingDecoder decoder = new StreamingDecoder(tokenizer);
+        // The ids continue the prompt, so a leading space of the first piece is text, not a space prefix.
+        StreamingDecoder decoder = new StreamingDecoder(tokenizer, true, false);
         StopStringMatcher stops = new StopStringMatcher(request.stopStrings());
         StringBuilder text = new StringBuilder();
         int[] tokens = new int[Math.min(request.maxTokens(), 1024)];

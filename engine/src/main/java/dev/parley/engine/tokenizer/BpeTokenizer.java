@@ -25,16 +25,14 @@ final class BpeTokenizer implements Tokenizer {
     private final SpecialTokenSplitter splitter;
     private final byte[][] pieces;
 
-    BpeTokenizer(Vocabulary vocabulary, String[] merges, PreTokenizer preTokenizer, boolean ignoreMerges,
-                 String generalName) {
+    /** {@code ids} maps every token text to its id (read-only, shared); {@code merges} are "left right" in rank order. */
+    BpeTokenizer(Vocabulary vocabulary, Map<String, Integer> ids, String[] merges, PreTokenizer preTokenizer,
+                 boolean ignoreMerges, String generalName) {
         this.vocabulary = vocabulary;
         this.preTokenizer = preTokenizer;
         this.ignoreMerges = ignoreMerges;
         int n = vocabulary.size();
-        this.ids = new HashMap<>(n * 2);
-        for (int i = 0; i < n; i++) {
-            ids.put(vocabulary.token(i), i);
-        }
+        this.ids = ids;
         this.ranks = new HashMap<>(merges.length * 2);
         for (int rank = 0; rank < merges.length; rank++) {
             String merge = merges[rank];
@@ -61,6 +59,7 @@ final class BpeTokenizer implements Tokenizer {
 
     @Override
     public int[] encode(String text, boolean addSpecial, boolean parseSpecial) {
+        java.util.Objects.requireNonNull(text, "text");
         IntList out = new IntList();
         if (addSpecial && vocabulary.addBos()) {
             out.add(vocabulary.bos());
@@ -182,7 +181,20 @@ final class BpeTokenizer implements Tokenizer {
     }
 
     private byte[] decodeByteLevel(String text) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(text.length());
+        byte[] out = new byte[text.length()];
+        for (int i = 0; i < text.length(); i++) {
+            int b = bytes.decode(text.charAt(i));
+            if (b < 0) {
+                return decodeMixed(text);
+            }
+            out[i] = (byte) b;
+        }
+        return out;
+    }
+
+    /** Tokens with characters outside the byte mapping keep those characters' UTF-8 bytes. */
+    private byte[] decodeMixed(String text) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(text.length() * 2);
         for (int i = 0; i < text.length(); ) {
             int cp = text.codePointAt(i);
             int b = bytes.decode(cp);

@@ -1,7 +1,6 @@
 package dev.parley.engine.tokenizer;
 
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
 
@@ -23,13 +22,11 @@ final class SentencePieceTokenizer implements Tokenizer {
     private final SpecialTokenSplitter splitter;
     private final byte[][] pieces;
 
-    SentencePieceTokenizer(Vocabulary vocabulary, String generalName) {
+    /** {@code ids} maps every token text to its id (read-only, shared). */
+    SentencePieceTokenizer(Vocabulary vocabulary, Map<String, Integer> ids, String generalName) {
         this.vocabulary = vocabulary;
         int n = vocabulary.size();
-        this.ids = new HashMap<>(n * 2);
-        for (int i = 0; i < n; i++) {
-            ids.put(vocabulary.token(i), i);
-        }
+        this.ids = ids;
         int unknown = n > 0 ? 0 : -1;
         for (int b = 0; b < 256; b++) {
             Integer id = ids.get(String.format("<0x%02X>", b));
@@ -52,6 +49,7 @@ final class SentencePieceTokenizer implements Tokenizer {
 
     @Override
     public int[] encode(String text, boolean addSpecial, boolean parseSpecial) {
+        java.util.Objects.requireNonNull(text, "text");
         IntList out = new IntList();
         if (addSpecial && vocabulary.addBos()) {
             out.add(vocabulary.bos());

@@ -22,21 +22,33 @@ public final class StreamingDecoder {
 
     private final Tokenizer tokenizer;
     private final boolean renderSpecial;
+    private final boolean stripFirstSpace;
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPLACE)
             .onUnmappableCharacter(CodingErrorAction.REPLACE);
     private byte[] pending = new byte[0];
     private boolean first = true;
 
-    /** A decoder that renders special tokens as their text. */
+    /** A decoder that renders special tokens as their text, like {@link Tokenizer#decode(int[])}. */
     public StreamingDecoder(Tokenizer tokenizer) {
         this(tokenizer, true);
     }
 
     /** A decoder; with {@code renderSpecial = false}, CONTROL and UNKNOWN tokens produce no text. */
     public StreamingDecoder(Tokenizer tokenizer, boolean renderSpecial) {
+        this(tokenizer, renderSpecial, true);
+    }
+
+    /**
+     * A decoder. {@code stripFirstSpace} drops one leading space of the first piece when the
+     * vocabulary adds a space prefix (right for a reply that starts fresh text, as {@code decode}
+     * does); pass false when the ids continue text already shown (a completion), so that
+     * {@code "▁brown"} after {@code "The quick"} keeps its space.
+     */
+    public StreamingDecoder(Tokenizer tokenizer, boolean renderSpecial, boolean stripFirstSpace) {
         this.tokenizer = java.util.Objects.requireNonNull(tokenizer, "tokenizer");
         this.renderSpecial = renderSpecial;
+        this.stripFirstSpace = stripFirstSpace;
     }
 
     /** Adds one token; returns the text that is now complete (possibly empty). */
@@ -48,7 +60,7 @@ public final class StreamingDecoder {
         byte[] piece = tokenizer.pieceBytes(id);
         int from = 0;
         if (first && piece.length > 0) {
-            if (tokenizer.vocabulary().addSpacePrefix() && piece[0] == ' ') {
+            if (stripFirstSpace && tokenizer.vocabulary().addSpacePrefix() && piece[0] == ' ') {
                 from = 1;
             }
         }

@@ -17,10 +17,10 @@ final class Tokenizers {
         VocabularyLoader.Result loaded = VocabularyLoader.load(metadata, source);
         try {
             if (loaded.vocabulary().isSentencePiece()) {
-                return new SentencePieceTokenizer(loaded.vocabulary(), loaded.generalName());
+                return new SentencePieceTokenizer(loaded.vocabulary(), loaded.ids(), loaded.generalName());
             }
-            return new BpeTokenizer(loaded.vocabulary(), loaded.merges(), loaded.preTokenizer(), loaded.ignoreMerges(),
-                    loaded.generalName());
+            return new BpeTokenizer(loaded.vocabulary(), loaded.ids(), loaded.merges(), loaded.preTokenizer(),
+                    loaded.ignoreMerges(), loaded.generalName());
         } catch (IllegalArgumentException e) {
             throw new GgufException(source + ": invalid tokenizer metadata: " + e.getMessage(), e);
         }

@@ -10,7 +10,7 @@ import java.util.Objects;
  *
  * @param model              {@code tokenizer.ggml.model}: {@code llama} (SentencePiece) or {@code gpt2} (byte-level BPE)
  * @param pre                the pre-tokenizer name actually used (after defaults), e.g. {@code default}, {@code qwen2}
- * @param tokens             token texts, index = id (arrays are shared, not copied: treat them as read-only)
+ * @param tokens             token texts, index = id (arrays are copied in and out: a Vocabulary is immutable)
  * @param scores             SentencePiece scores (zeros when the model has none)
  * @param types              token types; {@code null} entries mean "undefined" (GGUF code 0 or out of range)
  * @param bos                begin-of-sequence id or -1
@@ -42,6 +42,9 @@ public record Vocabulary(String model, String pre, String[] tokens, float[] scor
                 throw new IllegalArgumentException("expected a special token id in [-1, " + tokens.length + ") but found " + id);
             }
         }
+        tokens = tokens.clone();
+        scores = scores.clone();
+        types = types.clone();
         endOfGeneration = endOfGeneration.clone();
         Arrays.sort(endOfGeneration);
     }
@@ -84,6 +87,21 @@ public record Vocabulary(String model, String pre, String[] tokens, float[] scor
     /** True for SentencePiece vocabularies ({@code model = llama}). */
     public boolean isSentencePiece() {
         return "llama".equals(model);
+    }
+
+    @Override
+    public String[] tokens() {
+        return tokens.clone();
+    }
+
+    @Override
+    public float[] scores() {
+        return scores.clone();
+    }
+
+    @Override
+    public TokenType[] types() {
+        return types.clone();
     }
 
     @Override

@@ -45,8 +45,8 @@ final class VocabularyLoader {
             "<｜end▁of▁sentence｜>");
 
     /** What the loader found: the vocabulary plus what only one tokenizer kind needs. */
-    record Result(Vocabulary vocabulary, String[] merges, PreTokenizer preTokenizer, boolean ignoreMerges,
-                  String generalName) {
+    record Result(Vocabulary vocabulary, Map<String, Integer> ids, String[] merges, PreTokenizer preTokenizer,
+                  boolean ignoreMerges, String generalName) {
     }
 
     private VocabularyLoader() {
@@ -180,7 +180,8 @@ final class VocabularyLoader {
         Object name = metadata.apply(NAME);
         Vocabulary vocabulary = new Vocabulary(model, preName, tokens, scores, types, bos, eos, eot, pad, addBos, addEos,
                 addSpacePrefix, endOfGeneration);
-        return new Result(vocabulary, merges, pre, ignoreMerges, name instanceof String s ? s : "");
+        return new Result(vocabulary, java.util.Collections.unmodifiableMap(ids), merges, pre, ignoreMerges,
+                name instanceof String s ? s : "");
     }
 
     private static String[] strings(Function<String, Object> metadata, String key, String source, boolean required)
