@@ -5,7 +5,11 @@ import dev.parley.app.store.AppSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import dev.parley.models.store.DemoModel;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -17,12 +21,19 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 public final class MainViewModel {
     private final AppContext context;
     private final Executor ui;
+    private final Executor background = r -> {
+        Thread t = new Thread(r, "parley-first-run");
+        t.setDaemon(true);
+        t.start();
+    };
 
     // Properties
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper ready = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper modelStatus = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<AppSettings> settings = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyBooleanWrapper noModel = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(-1);
 
     public MainViewModel(AppContext context, Executor ui) {
         this.context = context;
@@ -32,14 +43,30 @@ public final class MainViewModel {
 
     // Commands
 
-    /** Loads the model of the settings in the background (or says that none is chosen). */
+    /**
+     * Loads the model of the settings in the background. With none chosen yet (the first run), adopts
+     * the first readable model installed in the model store, else says so and offers the choices.
+     */
     public void loadModel() {
         AppSettings s = settings.get();
         if (s.modelPath().isBlank()) {
             ready.set(false);
-            modelStatus.set("No model chosen: open Settings and pick a .gguf file (or run: parley models setup)");
+            loading.set(true);
+            modelStatus.set("Looking for an installed model…");
+            CompletableFuture.supplyAsync(this::firstInstalledModel, background).whenComplete((found, error) ->
+                    ui.execute(() -> {
+                        loading.set(false);
+                        if (found != null && !found.isEmpty()) {
+                            adopt(Path.of(found));
+                        } else {
+                            noModel.set(true);
+                            modelStatus.set("No model installed: use the demo model, choose a .gguf file in "
+                                    + "Settings, or run: parley models pull");
+                        }
+                    }));
             return;
         }
+        noModel.set(false);
         Path path = Path.of(s.modelPath());
         loading.set(true);
         ready.set(false);
@@ -56,6 +83,48 @@ public final class MainViewModel {
                                 + " threads · " + info.contextSize() + " tokens of context");
                     }
                 }));
+    }
+
+    /** Makes the demo model (random weights, a few seconds, with progress) and loads it. */
+    public void useDemoModel() {
+        noModel.set(false);
+        loading.set(true);
+        progress.set(0);
+        modelStatus.set("Making the demo model (random weights: it talks nonsense)…");
+        CompletableFuture.supplyAsync(() -> {
+            try {
+                return DemoModel.ensure(context.home().modelStore(), p -> ui.execute(() -> progress.set(p)));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, background).whenComplete((path, error) -> ui.execute(() -> {
+            loading.set(false);
+            progress.set(-1);
+            if (error != null) {
+                noModel.set(true);
+                Throwable cause = error.getCause() != null ? error.getCause() : error;
+                modelStatus.set("Could not make the demo model: " + cause.getMessage());
+            } else {
+                adopt(path);
+            }
+        }));
+    }
+
+    private void adopt(Path model) {
+        try {
+            apply(settings.get().withModelPath(model.toString()));
+        } catch (IOException e) {
+            modelStatus.set("Could not save the settings: " + e.getMessage());
+        }
+    }
+
+    private String firstInstalledModel() {
+        try {
+            return context.home().modelStore().installedModels().stream()
+                    .filter(m -> m.readable()).map(m -> m.file().toString()).findFirst().orElse("");
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** Saves new settings; reloads the model when the model or engine settings changed. */
@@ -83,6 +152,16 @@ public final class MainViewModel {
 
     public ReadOnlyStringProperty modelStatusProperty() {
         return modelStatus.getReadOnlyProperty();
+    }
+
+    /** True when no model is chosen or installed (the window offers the demo model or a file). */
+    public ReadOnlyBooleanProperty noModelProperty() {
+        return noModel.getReadOnlyProperty();
+    }
+
+    /** Progress of making a model in [0, 1], or -1 when unknown (loading shows a spinner then). */
+    public ReadOnlyDoubleProperty progressProperty() {
+        return progress.getReadOnlyProperty();
     }
 
     public ReadOnlyObjectProperty<AppSettings> settingsProperty() {

@@ -120,12 +120,25 @@ public final class MainWindow {
         ProgressIndicator loading = new ProgressIndicator();
         loading.setId("model-loading");
         loading.setPrefSize(18, 18);
+        loading.progressProperty().bind(main.progressProperty());
         loading.visibleProperty().bind(main.loadingProperty());
         loading.managedProperty().bind(main.loadingProperty());
         Label status = new Label();
         status.setId("model-status");
         status.getStyleClass().add(Styles.TEXT_MUTED);
         status.textProperty().bind(main.modelStatusProperty());
+        Button demo = new Button("Use the demo model");
+        demo.setId("use-demo-model");
+        demo.getStyleClass().addAll(Styles.ACCENT, Styles.SMALL);
+        demo.setTooltip(new Tooltip("Make a small model with random weights (it talks nonsense) to try Parley out"));
+        demo.setOnAction(e -> main.useDemoModel());
+        Button choose = new Button("Choose a model file…");
+        choose.getStyleClass().add(Styles.SMALL);
+        choose.setOnAction(e -> openSettings());
+        for (Button b : java.util.List.of(demo, choose)) {
+            b.visibleProperty().bind(main.noModelProperty());
+            b.managedProperty().bind(main.noModelProperty());
+        }
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
         ToggleButton dark = new ToggleButton("Dark");
@@ -137,7 +150,7 @@ public final class MainWindow {
         Button settings = new Button("Settings");
         settings.setId("settings-button");
         settings.setOnAction(e -> openSettings());
-        HBox bar = new HBox(10, title, loading, status, grow, dark, settings);
+        HBox bar = new HBox(10, title, loading, status, demo, choose, grow, dark, settings);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add("top-bar");
         return bar;

@@ -5,10 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import dev.parley.models.store.ModelStore;
 
 /**
- * The folder where Parley keeps its conversations database and settings: {@code PARLEY_HOME} when
- * set, else {@code ~/.cache/parley}, or any folder passed in (tests use a temporary one).
+ * The folder where Parley keeps its conversations database and settings, the same folder as the
+ * model store's: {@code PARLEY_HOME} when set, else {@code $XDG_CACHE_HOME/parley}, else
+ * {@code ~/.cache/parley}, or any folder passed in (tests use a temporary one).
  */
 public record ParleyHome(Path dir) {
 
@@ -17,13 +19,9 @@ public record ParleyHome(Path dir) {
         dir = dir.toAbsolutePath().normalize();
     }
 
-    /** The home named by {@code PARLEY_HOME} in {@code env}, else {@code ~/.cache/parley} under {@code userHome}. */
+    /** The home for the environment {@code env} and the user folder {@code userHome} (as the model store finds it). */
     public static ParleyHome resolve(Map<String, String> env, String userHome) {
-        String configured = env.get("PARLEY_HOME");
-        if (configured != null && !configured.isBlank()) {
-            return new ParleyHome(Path.of(configured));
-        }
-        return new ParleyHome(Path.of(userHome, ".cache", "parley"));
+        return new ParleyHome(ModelStore.defaultRoot(env, Path.of(userHome)));
     }
 
     /** The home of this process (environment and {@code user.home}). */
@@ -39,6 +37,11 @@ public record ParleyHome(Path dir) {
     /** The settings file. */
     public Path settings() {
         return dir.resolve("settings.json");
+    }
+
+    /** The model store in this home. */
+    public ModelStore modelStore() {
+        return new ModelStore(dir);
     }
 
     /** Creates the folder when it is missing and returns this home. */

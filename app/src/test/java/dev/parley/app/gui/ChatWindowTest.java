@@ -10,6 +10,7 @@ import dev.parley.app.store.StoredMessage;
 import dev.parley.engine.tokenizer.Role;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
@@ -95,5 +96,49 @@ class ChatWindowTest {
         assertEquals(reply, GuiHarness.onFx(() -> app.window.chatViewModel().messages().get(1).text()));
         Node cell = robot.lookup(".conversation-title").query();
         assertEquals("New conversation", ((Label) cell).getText());
+    }
+
+    @Test
+    void aSpokenTurnFromTheVoiceLoopIsShownMarkedAndStreamsItsReplyToSpeech() throws Exception {
+        app = new GuiHarness(home);
+        app.writeSettings(GuiHarness.settingsFor(tiny, 512, 24));
+        app.start();
+        StringBuilder spokenReply = new StringBuilder();
+        Thread voiceThread = Thread.ofPlatform().name("voice-loop").start(() -> {
+            try {
+                app.window.chatViewModel().spokenTurns().respond("What is the weather like", spokenReply::append,
+                        () -> false);
+            } catch (Exception e) {
+                spokenReply.append("FAILED: ").append(e);
+            }
+        });
+        voiceThread.join(TimeUnit.SECONDS.toMillis(GuiHarness.TIMEOUT_S));
+        assertFalse(voiceThread.isAlive(), "the spoken turn returned");
+        GuiHarness.waitFor(() -> !app.window.chatViewModel().busyProperty().get());
+        List<MessageItem> shown = GuiHarness.onFx(() -> List.copyOf(app.window.chatViewModel().messages()));
+        assertEquals(2, shown.size());
+        assertTrue(shown.get(0).spoken() && shown.get(1).spoken(), "both halves of the turn are marked spoken");
+        assertEquals(shown.get(1).text(), spokenReply.toString().strip(), "speech got the same text as the screen");
+        assertEquals(1, robot.lookup(".bubble-user .tag-spoken").queryAll().size());
+        List<StoredMessage> stored = app.context.store().messages(
+                app.window.chatViewModel().conversationIdProperty().get());
+        assertTrue(stored.get(0).spoken() && stored.get(1).spoken());
+    }
+
+    @Test
+    void theFirstRunAdoptsAnInstalledModelAndOtherwiseOffersTheDemo() throws Exception {
+        app = new GuiHarness(home);
+        app.open();
+        GuiHarness.waitFor(() -> app.window.mainViewModel().noModelProperty().get());
+        assertTrue(robot.lookup("#use-demo-model").query().isVisible());
+        assertTrue(GuiHarness.onFx(() -> app.window.mainViewModel().modelStatusProperty().get())
+                .startsWith("No model installed"));
+        app.stop();
+
+        java.nio.file.Files.createDirectories(app.home.modelStore().modelsDir());
+        Path installed = java.nio.file.Files.copy(tiny, app.home.modelStore().modelsDir().resolve("tiny.gguf"));
+        app.start();
+        assertEquals(installed.toString(), app.context.settings().modelPath(), "adopted and saved in the settings");
+        assertFalse(robot.lookup("#use-demo-model").query().isVisible());
     }
 }

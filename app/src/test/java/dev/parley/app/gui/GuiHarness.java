@@ -38,13 +38,19 @@ final class GuiHarness {
         new SettingsStore(home.settings()).save(s);
     }
 
-    /** Opens the app and waits until the model is ready. */
-    GuiHarness start() throws Exception {
+    /** Opens the app without waiting for a model. */
+    GuiHarness open() throws Exception {
         FxToolkit.registerPrimaryStage();
         context = AppContext.open(home);
         AtomicReference<MainWindow> w = new AtomicReference<>();
         FxToolkit.setupStage(stage -> w.set(MainWindow.show(context, stage)));
         window = w.get();
+        return this;
+    }
+
+    /** Opens the app and waits until the model is ready. */
+    GuiHarness start() throws Exception {
+        open();
         waitFor(() -> window.mainViewModel().readyProperty().get()
                 || window.mainViewModel().modelStatusProperty().get().startsWith("Could not"));
         if (!window.mainViewModel().readyProperty().get()) {
