@@ -90,12 +90,12 @@ class ChatWindowTest {
         app.restart();
         GuiHarness.waitFor(() -> app.window.conversationsViewModel().items().size() == 1
                 && app.window.chatViewModel().messages().size() == 2);
-        assertEquals("New conversation", GuiHarness.onFx(() ->
-                app.window.conversationsViewModel().items().getFirst().title()));
+        assertEquals("Remember me", GuiHarness.onFx(() ->
+                app.window.conversationsViewModel().items().getFirst().title()), "the first message named it");
         assertEquals("Remember me", GuiHarness.onFx(() -> app.window.chatViewModel().messages().get(0).text()));
         assertEquals(reply, GuiHarness.onFx(() -> app.window.chatViewModel().messages().get(1).text()));
         Node cell = robot.lookup(".conversation-title").query();
-        assertEquals("New conversation", ((Label) cell).getText());
+        assertEquals("Remember me", ((Label) cell).getText());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.parley.app.gui.chat;
 
+import dev.parley.app.gui.conversations.ConversationListViewModel;
 import dev.parley.app.gui.voice.SpokenTurns;
 import dev.parley.app.service.ChatService;
 import dev.parley.app.service.GenerationParams;
@@ -145,6 +146,9 @@ public final class ChatViewModel {
             conversationId.set(id);
             messages.clear();
             conversationCreated.accept(id);
+        } else if (messages.isEmpty() && service.store().find(id)
+                .filter(c -> c.title().equals(ConversationListViewModel.NEW_TITLE)).isPresent()) {
+            service.store().rename(id, title(text));
         }
         messages.add(new MessageItem(Role.USER, text, spoken, false, false));
         MessageItem reply = new MessageItem(Role.ASSISTANT, "", spoken, true, false);

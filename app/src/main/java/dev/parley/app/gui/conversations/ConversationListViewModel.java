@@ -15,6 +15,9 @@ import javafx.collections.ObservableList;
  * commands new, rename, delete. Store calls are short local SQLite statements.
  */
 public final class ConversationListViewModel {
+    /** The title of a conversation made with "New conversation"; its first message renames it. */
+    public static final String NEW_TITLE = "New conversation";
+
     private final ConversationStore store;
     private final LongConsumer deleted;
 
@@ -47,7 +50,7 @@ public final class ConversationListViewModel {
 
     /** Creates and selects an empty conversation. */
     public ConversationSummary newConversation() {
-        ConversationSummary c = store.create("New conversation");
+        ConversationSummary c = store.create(NEW_TITLE);
         search.set("");
         refresh();
         select(c.id());
