@@ -98,7 +98,17 @@ class ScreenshotTest {
         GuiHarness.waitFor(() -> app.window.dashboardViewModel().turns().size() == 5);
         Path dashboard = save(out.resolve("dashboard.png"));
 
-        for (Path p : new Path[] {chat, dashboard}) {
+        robot.clickOn("#theme-toggle");
+        GuiHarness.waitFor(() -> app.context.settings().theme() == dev.parley.app.store.Theme.DARK);
+        GuiHarness.onFx(() -> {
+            app.window.showTab(0);
+            return null;
+        });
+        Path dark = save(out.resolve("chat-dark.png"));
+        assertTrue(averageLuminance(ImageIO.read(dark.toFile())) < averageLuminance(ImageIO.read(chat.toFile())) / 2,
+                "the dark theme is dark");
+
+        for (Path p : new Path[] {chat, dashboard, dark}) {
             BufferedImage img = ImageIO.read(p.toFile());
             assertEquals(1280, img.getWidth());
             assertEquals(800, img.getHeight());
@@ -123,6 +133,19 @@ class ScreenshotTest {
         }
         ImageIO.write(out, "png", file.toFile());
         return file;
+    }
+
+    private static double averageLuminance(BufferedImage img) {
+        double sum = 0;
+        int n = 0;
+        for (int y = 0; y < img.getHeight(); y += 4) {
+            for (int x = 0; x < img.getWidth(); x += 4) {
+                int rgb = img.getRGB(x, y);
+                sum += 0.299 * ((rgb >> 16) & 255) + 0.587 * ((rgb >> 8) & 255) + 0.114 * (rgb & 255);
+                n++;
+            }
+        }
+        return sum / n;
     }
 
     private static int distinctColours(BufferedImage img) {
