@@ -100,9 +100,10 @@ public final class ChatService implements AutoCloseable {
         CancellationToken cancel = new CancellationToken();
         long submitted = System.nanoTime();
         return submit(cancel, () -> {
+            long started = System.nanoTime();
             OpenChat chat = open(conversationId, params.systemPrompt());
             StoredMessage user = store.append(conversationId, Role.USER, text.strip(), spoken, false);
-            return reply(chat, user, spoken, params, cancel, listener, submitted);
+            return reply(chat, user, spoken, params, cancel, listener, submitted, started);
         });
     }
 
@@ -112,6 +113,7 @@ public final class ChatService implements AutoCloseable {
         CancellationToken cancel = new CancellationToken();
         long submitted = System.nanoTime();
         return submit(cancel, () -> {
+            long started = System.nanoTime();
             List<StoredMessage> stored = store.messages(conversationId);
             int lastUser = -1;
             for (int i = stored.size() - 1; i >= 0 && lastUser < 0; i--) {
@@ -129,7 +131,7 @@ public final class ChatService implements AutoCloseable {
             OpenChat chat = open(conversationId, params.systemPrompt());
             chat.conversation().restore(turnsOf(stored.subList(0, lastUser)));
             StoredMessage user = stored.get(lastUser);
-            return reply(chat, user, user.spoken(), params, cancel, listener, submitted);
+            return reply(chat, user, user.spoken(), params, cancel, listener, submitted, started);
         });
     }
 
@@ -155,7 +157,7 @@ public final class ChatService implements AutoCloseable {
             for (int i = 0; i < list.size(); i++) {
                 TurnLatency t = list.get(i);
                 if (t.turn() == turn) {
-                    list.set(i, new TurnLatency(t.turn(), true, transcriptMs, t.queuedMs(), t.promptMs(),
+                    list.set(i, new TurnLatency(t.turn(), true, transcriptMs, t.queuedMs(), t.savedMs(), t.promptMs(),
                             t.generationMs(), firstAudioMs, t.tokens()));
                 }
             }
@@ -198,7 +200,8 @@ public final class ChatService implements AutoCloseable {
     }
 
     private TurnOutcome reply(OpenChat chat, StoredMessage user, boolean spoken, GenerationParams params,
-                              CancellationToken cancel, Consumer<? super TokenEvent> listener, long submitted) {
+                              CancellationToken cancel, Consumer<? super TokenEvent> listener, long submitted,
+                              long started) {
         long start = System.nanoTime();
         long[] firstToken = {-1};
         liveTokens.set(0);
@@ -223,8 +226,8 @@ public final class ChatService implements AutoCloseable {
         long first = firstToken[0] < 0 ? end : firstToken[0];
         StoredMessage reply = store.append(user.conversationId(), Role.ASSISTANT, result.text().strip(), spoken,
                 result.reason() == StopReason.CANCELLED);
-        TurnLatency latency = new TurnLatency(turnCounter.incrementAndGet(), spoken, 0, ms(start - submitted),
-                ms(first - start), ms(end - first), 0, result.stats().generatedTokens());
+        TurnLatency latency = new TurnLatency(turnCounter.incrementAndGet(), spoken, 0, ms(started - submitted),
+                ms(start - started), ms(first - start), ms(end - first), 0, result.stats().generatedTokens());
         synchronized (turns) {
             turns.addLast(latency);
             while (turns.size() > TURNS_KEPT) {

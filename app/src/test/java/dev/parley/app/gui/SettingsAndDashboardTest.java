@@ -105,15 +105,18 @@ class SettingsAndDashboardTest {
         @SuppressWarnings("unchecked")
         StackedBarChart<String, Number> chart = robot.lookup("#latency-chart").queryAs(StackedBarChart.class);
         List<XYChart.Series<String, Number>> series = GuiHarness.onFx(() -> List.copyOf(chart.getData()));
-        assertEquals(List.of("Transcript", "Queued", "Prompt → first token", "Generation", "First audio"),
+        assertEquals(List.of("Transcript", "Queued", "Saved", "Prompt → first token", "Generation",
+                "First audio"),
                 series.stream().map(XYChart.Series::getName).toList());
         for (XYChart.Series<String, Number> s : series) {
             assertEquals(List.of("#1"), s.getData().stream().map(XYChart.Data::getXValue).toList());
         }
-        double prompt = series.get(2).getData().getFirst().getYValue().doubleValue();
-        double generation = series.get(3).getData().getFirst().getYValue().doubleValue();
+        double saved = series.get(2).getData().getFirst().getYValue().doubleValue();
+        double prompt = series.get(3).getData().getFirst().getYValue().doubleValue();
+        double generation = series.get(4).getData().getFirst().getYValue().doubleValue();
+        assertTrue(saved > 0, "writing the user's message takes time: " + saved + " ms");
         assertTrue(prompt > 0 && generation >= 0, "prompt " + prompt + " ms, generation " + generation + " ms");
-        Node bar = series.get(2).getData().getFirst().getNode();
+        Node bar = series.get(3).getData().getFirst().getNode();
         GuiHarness.waitFor(() -> bar.getBoundsInParent().getHeight() > 0 && bar.isVisible());
         for (XYChart.Series<String, Number> s : series) {
             assertTrue(s.getData().getFirst().getNode().getStyleClass().contains("chart-bar"), "a bar per stage");

@@ -56,7 +56,11 @@ class ChatServiceTest {
 
             MetricsSnapshot m = service.snapshot();
             assertEquals(1, m.turns().size());
-            assertEquals(out.stats().generatedTokens(), m.turns().getFirst().tokens());
+            TurnLatency turn = m.turns().getFirst();
+            assertEquals(out.stats().generatedTokens(), turn.tokens());
+            assertTrue(turn.queuedMs() >= 0 && turn.savedMs() > 0 && turn.promptMs() > 0 && turn.generationMs() >= 0,
+                    turn.toString());
+            assertEquals(turn.queuedMs() + turn.savedMs() + turn.promptMs(), turn.timeToFirstTokenMs(), 1e-9);
             assertTrue(m.kvUsedBytes() > 0 && m.kvUsedBytes() <= m.kvBudgetBytes(), m.toString());
             assertTrue(m.heapUsedBytes() > 0 && m.rssBytes() > m.heapUsedBytes() / 4, m.toString());
             assertFalse(m.generating());

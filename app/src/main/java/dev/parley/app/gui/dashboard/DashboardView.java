@@ -37,6 +37,7 @@ public final class DashboardView extends ScrollPane {
     private static final List<Stage> STAGES = List.of(
             new Stage("Transcript", TurnLatency::transcriptMs),
             new Stage("Queued", TurnLatency::queuedMs),
+            new Stage("Saved", TurnLatency::savedMs),
             new Stage("Prompt → first token", TurnLatency::promptMs),
             new Stage("Generation", TurnLatency::generationMs),
             new Stage("First audio", TurnLatency::firstAudioMs));
