@@ -64,8 +64,13 @@ public final class DashboardView extends ScrollPane {
         latency.setLegendVisible(true);
         latency.setCategoryGap(18);
 
+        Tooltip.install(latency, new Tooltip("Where each turn's time went, in milliseconds: speech end to transcript "
+                + "(spoken turns), waiting for the engine, saving your message, reading the prompt up to the first "
+                + "token, generating the rest, and first token to first audio (spoken turns)"));
         LineChart<Number, Number> ttft = lineChart("ttft-chart", "Time to first token (ms)", "Milliseconds");
+        Tooltip.install(ttft, new Tooltip("From sending a message to the first token of the reply, per turn"));
         LineChart<Number, Number> speed = lineChart("speed-chart", "Generation speed (tokens/s)", "Tokens per second");
+        Tooltip.install(speed, new Tooltip("Tokens generated per second after the first one, per turn"));
 
         MemoryGauge weights = new MemoryGauge("gauge-weights", "Weights",
                 "Model tensor data read for each token (memory-mapped from the GGUF file)");
@@ -92,6 +97,8 @@ public final class DashboardView extends ScrollPane {
             ttft.getData().setAll(List.of(series("TTFT", vm.turns(), TurnLatency::timeToFirstTokenMs)));
             speed.getData().setAll(List.of(series("tok/s", vm.turns(), TurnLatency::tokensPerSecond)));
             installBarTooltips(latency);
+            installPointTooltips(ttft, "ms");
+            installPointTooltips(speed, "tokens/s");
         });
         vm.latestProperty().addListener((o, a, s) -> {
             weights.set(DashboardViewModel.bytes(s.weightsBytes()), -1);
@@ -151,6 +158,17 @@ public final class DashboardView extends ScrollPane {
                 if (bar != null) {
                     Tooltip.install(bar, new Tooltip(String.format(java.util.Locale.ROOT, "%s, %s: %.1f ms",
                             d.getXValue(), s.getName(), d.getYValue().doubleValue())));
+                }
+            }
+        }
+    }
+
+    private static void installPointTooltips(LineChart<Number, Number> chart, String unit) {
+        for (XYChart.Series<Number, Number> s : chart.getData()) {
+            for (XYChart.Data<Number, Number> d : s.getData()) {
+                if (d.getNode() != null) {
+                    Tooltip.install(d.getNode(), new Tooltip(String.format(java.util.Locale.ROOT, "Turn %d: %.1f %s",
+                            d.getXValue().longValue(), d.getYValue().doubleValue(), unit)));
                 }
             }
         }
