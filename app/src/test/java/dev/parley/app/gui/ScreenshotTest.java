@@ -158,8 +158,15 @@ class ScreenshotTest {
         return colours.size();
     }
 
-    /** {@code docs/screenshots} of the repository (found from the module folder the tests run in). */
+    /**
+     * Where the PNGs go: {@code target/screenshots} of the module, so that a test run leaves the
+     * checkout clean; with {@code -Dparley.screenshots.update=true}, {@code docs/screenshots} of the
+     * repository (found from the module folder the tests run in), to refresh the README's pictures.
+     */
     private static Path screenshots() throws Exception {
+        if (!Boolean.getBoolean("parley.screenshots.update")) {
+            return Files.createDirectories(Path.of("target", "screenshots").toAbsolutePath());
+        }
         Path p = Path.of("").toAbsolutePath();
         while (p != null && !Files.exists(p.resolve("mvnw"))) {
             p = p.getParent();
