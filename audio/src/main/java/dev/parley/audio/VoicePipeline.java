@@ -308,7 +308,14 @@ public final class VoicePipeline implements AutoCloseable {
                             }
                         });
                     }
+                    if (t.cancel.isCancelled()) {
+                        return;
+                    }
                     sink.play(chunk);
+                    if (t.cancel.isCancelled()) {
+                        // barge-in raced with this chunk; only this thread queues audio, so nothing newer is lost
+                        sink.stopNow();
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     t.cancel.cancel();

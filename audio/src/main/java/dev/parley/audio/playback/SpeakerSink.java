@@ -47,7 +47,7 @@ public final class SpeakerSink implements AudioSink {
     private final Condition wake = lock.newCondition();
     private volatile long epoch;
     private volatile boolean closed;
-    private volatile boolean busy;          // writer is inside a chunk
+    private volatile long busyEpoch = -1;   // epoch of the chunk the writer is inside, or -1
     private long clockStart;                // nanoTime when the current run of audio started
     private long clockFrames;               // frames written since clockStart
     private volatile long totalFrames;
@@ -153,7 +153,7 @@ public final class SpeakerSink implements AudioSink {
 
     @Override
     public boolean isPlaying() {
-        if (busy || !queue.isEmpty()) {
+        if (busyEpoch == epoch || !queue.isEmpty()) {
             return true;
         }
         lock.lock();
@@ -191,11 +191,11 @@ public final class SpeakerSink implements AudioSink {
                     }
                     case Chunk c -> {
                         if (c.epoch() == epoch) {
-                            busy = true;
+                            busyEpoch = c.epoch();
                             try {
                                 writeChunk(c);
                             } finally {
-                                busy = false;
+                                busyEpoch = -1;
                             }
                         }
                     }
