@@ -85,9 +85,12 @@ record GgufHeader(int version, Map<String, GgufMetadataValue> metadata, List<Ggu
             int alignment = DEFAULT_ALIGNMENT();
             GgufMetadataValue a = metadata.get(GgufFile.ALIGNMENT_KEY);
             if (a != null) {
-                long al = a.value() instanceof Number ? a.asLong() : -1;
+                // Only integer types: asLong() on a float would throw IllegalStateException, not GgufException.
+                boolean integer = a.value() instanceof Byte || a.value() instanceof Short
+                        || a.value() instanceof Integer || a.value() instanceof Long;
+                long al = integer ? a.asLong() : -1;
                 if (al <= 0 || al > 1 << 20 || Long.bitCount(al) != 1) {
-                    throw error("expected general.alignment to be a power of two but found " + a.describe());
+                    throw error("expected general.alignment to be a power of two (an integer up to 2^20) but found " + a.describe());
                 }
                 alignment = (int) al;
             }

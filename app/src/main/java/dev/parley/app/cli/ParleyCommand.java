@@ -1,0 +1,36 @@
+package dev.parley.app.cli;
+
+import dev.parley.app.cli.bench.BenchCommand;
+import dev.parley.app.cli.models.ModelsCommand;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/** The {@code parley} command: without a subcommand it prints the usage. */
+@Command(name = "parley", mixinStandardHelpOptions = true, version = "parley 0.1.0",
+        description = "A local, private voice chat assistant and its LLM engine, on the command line.",
+        subcommands = {GenerateCommand.class, ChatCommand.class, TokenizeCommand.class, BenchCommand.class,
+                       ModelsCommand.class})
+public final class ParleyCommand implements Callable<Integer> {
+    private final Terminal terminal;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT,
+            description = "On errors, print the stack trace after the one-line message.")
+    boolean debug;
+
+    ParleyCommand(Terminal terminal) {
+        this.terminal = terminal;
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(terminal.out());
+        return 0;
+    }
+}

@@ -1,0 +1,96 @@
+package dev.parley.app.cli.models;
+
+import dev.parley.app.cli.Terminal;
+import dev.parley.app.cli.UsageException;
+import dev.parley.engine.gguf.GgmlType;
+import dev.parley.models.synth.ModelShape;
+import dev.parley.models.synth.Synth;
+import dev.parley.models.synth.SynthSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code parley models synth}: writes a random-weight model of a real model's shape, for tests and benchmarks. */
+@Command(name = "synth", mixinStandardHelpOptions = true,
+        description = {"Writes a GGUF model with random weights and a real model's shape (for tests and benchmarks; "
+                + "its text is gibberish).",
+                "Example: parley models synth --shape smollm2-135m --type q8_0 --out smollm2-random.gguf"})
+public final class SynthCommand implements Callable<Integer> {
+    private final Terminal terminal;
+
+    @Option(names = "--shape", required = true, paramLabel = "NAME",
+            description = "A built-in shape, optionally changed: smollm2-135m, smollm2-360m, qwen2.5-0.5b, "
+                    + "qwen2.5-1.5b, llama-3.2-1b, tinyllama-1.1b, tiny, tiny-qwen2; e.g. qwen2.5-0.5b:layers=2.")
+    String shape;
+
+    @Option(names = "--arch", paramLabel = "ARCH", description = "llama or qwen2 (default: the shape's own).")
+    String arch;
+
+    @Option(names = "--type", paramLabel = "TYPE", defaultValue = "q8_0",
+            description = "Storage type of the weight matrices: f32, f16, bf16, q8_0 or q4_0 (default: ${DEFAULT-VALUE}).")
+    String type;
+
+    @Option(names = "--vocab", paramLabel = "FILE",
+            description = "A GGUF file whose tokenizer to copy (default: a built-in byte-level BPE vocabulary).")
+    Path vocab;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "0",
+            description = "Seed of the random weights; the same options give the same file (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = {"-o", "--out"}, required = true, paramLabel = "FILE", description = "Where to write the model.")
+    Path out;
+
+    public SynthCommand(Terminal terminal) {
+        this.terminal = terminal;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ModelShape modelShape = ModelShape.parse(shape);
+        GgmlType weightType = parseType(type);
+        if (vocab != null && !Files.isRegularFile(vocab)) {
+            throw new UsageException("vocabulary file not found: " + vocab);
+        }
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new UsageException("the output folder does not exist: " + parent);
+        }
+        SynthSpec spec = new SynthSpec(arch != null ? arch : modelShape.arch(), modelShape, weightType, vocab, seed,
+                progress());
+        Synth.Result result = Synth.generate(spec, out);
+        if (terminal.interactive()) {
+            terminal.err().println();
+        }
+        terminal.out().printf(Locale.ROOT, "wrote %s: %s, %s, %,d parameters, %d tokens, %.1f MB%n", result.path(),
+                modelShape.name(), weightType, result.parameterCount(), result.vocabSize(), result.bytes() / 1e6);
+        return 0;
+    }
+
+    private Consumer<Double> progress() {
+        int[] lastTenth = {-1};
+        return fraction -> {
+            int tenth = (int) Math.floor(fraction * 10);
+            if (terminal.interactive()) {
+                terminal.err().printf(Locale.ROOT, "\rparley: writing %s: %3.0f%%", out.getFileName(), fraction * 100);
+            } else if (tenth > lastTenth[0]) {
+                lastTenth[0] = tenth;
+                terminal.err().printf(Locale.ROOT, "parley: writing %s: %d%%%n", out.getFileName(), tenth * 10);
+            }
+            terminal.err().flush();
+        };
+    }
+
+    private static GgmlType parseType(String name) {
+        for (GgmlType t : new GgmlType[] {GgmlType.F32, GgmlType.F16, GgmlType.BF16, GgmlType.Q8_0, GgmlType.Q4_0}) {
+            if (t.name().equalsIgnoreCase(name.strip())) {
+                return t;
+            }
+        }
+        throw new UsageException("expected a weight type of f32, f16, bf16, q8_0 or q4_0 but found '" + name + "'");
+    }
+}

@@ -1,0 +1,49 @@
+package dev.parley.engine.backend;
+
+import dev.parley.engine.tensor.Activations;
+import dev.parley.engine.tensor.Tensor;
+
+/**
+ * Computes the matrix products of the transformer. {@link ScalarBackend} is the plain-Java
+ * reference; {@link VectorBackend} must agree with it closely on every tensor type.
+ */
+public interface Backend extends AutoCloseable {
+
+    BackendKind kind();
+
+    /** Worker threads used for one product (1 for a single-threaded backend). */
+    int threads();
+
+    /**
+     * {@code out[t * w.rows() + r] = dot(row r of w, activation row t of x)} for every row r and
+     * every activation row t; each weight row is read once and dotted with all activation rows.
+     * The activations are rounded or quantized as llama.cpp does for {@code w}'s type.
+     *
+     * @throws IllegalArgumentException when the shapes do not fit
+     */
+    void matmul(Tensor w, Activations x, float[] out);
+
+    /** Creates a backend of {@code kind}; {@code threads} applies to the vector backend. */
+    static Backend create(BackendKind kind, int threads) {
+        return switch (kind) {
+            case SCALAR -> new ScalarBackend();
+            case VECTOR -> new VectorBackend(threads);
+        };
+    }
+
+    /** Checks that {@code w}, {@code x} and {@code out} fit together. */
+    static void checkShapes(Tensor w, Activations x, float[] out) {
+        if (x.dim() != w.cols()) {
+            throw new IllegalArgumentException(w.name() + ": expected activation rows of " + w.cols()
+                    + " values but found " + x.dim());
+        }
+        if (out.length < (long) x.count() * w.rows()) {
+            throw new IllegalArgumentException(w.name() + ": expected an output of at least "
+                    + (long) x.count() * w.rows() + " floats but found " + out.length);
+        }
+    }
+
+    /** Stops any worker threads. */
+    @Override
+    void close();
+}

@@ -1,0 +1,43 @@
+package dev.parley.engine.model;
+
+import dev.parley.engine.tensor.Activations;
+
+/**
+ * Preallocated buffers for one forward pass over a chunk of up to {@code chunk} tokens, so that
+ * nothing is allocated per token. Row t of every buffer belongs to the chunk's t-th token.
+ */
+final class SessionState {
+    final int chunk;
+    final float[] x;      // (chunk, dim) residual stream
+    final float[] xb;     // (chunk, dim) normalised input
+    final float[] xb2;    // (chunk, dim) projection output
+    final float[] q;      // (chunk, qDim)
+    final float[] k;      // (chunk, kvDim)
+    final float[] v;      // (chunk, kvDim)
+    final float[] att;    // (chunk, qDim) attention output
+    final float[] hb;     // (chunk, ffnDim) gate
+    final float[] hb2;    // (chunk, ffnDim) up
+    final float[] scores; // (contextLength)
+    final float[] cos;    // (chunk, ropeDims / 2)
+    final float[] sin;    // (chunk, ropeDims / 2)
+    final float[] logits; // (vocab)
+    final Activations act;
+
+    SessionState(Configuration c, int chunk, int contextLength) {
+        this.chunk = chunk;
+        x = new float[chunk * c.dim()];
+        xb = new float[chunk * c.dim()];
+        xb2 = new float[chunk * c.dim()];
+        q = new float[chunk * c.qDim()];
+        k = new float[chunk * c.kvDim()];
+        v = new float[chunk * c.kvDim()];
+        att = new float[chunk * c.qDim()];
+        hb = new float[chunk * c.ffnDim()];
+        hb2 = new float[chunk * c.ffnDim()];
+        scores = new float[contextLength];
+        cos = new float[chunk * (c.ropeDims() / 2)];
+        sin = new float[chunk * (c.ropeDims() / 2)];
+        logits = new float[c.vocabSize()];
+        act = new Activations(chunk, Math.max(c.dim(), Math.max(c.qDim(), c.ffnDim())));
+    }
+}

@@ -1,0 +1,146 @@
+package dev.parley.engine.model;
+
+import dev.parley.engine.backend.Backend;
+import dev.parley.engine.tensor.Activations;
+
+/**
+ * The forward pass of a Llama-style decoder, written to follow llama.cpp's graph and rounding:
+ * embedding lookup, then per block RMSNorm, Q/K/V (+bias), RoPE, causal grouped-query attention
+ * over the KV cache, output projection and residual, RMSNorm, SwiGLU feed-forward and residual;
+ * finally RMSNorm and the output projection of the last token. Stateless: the buffers and the
+ * cache belong to the caller.
+ */
+final class Transformer {
+
+    private final Configuration c;
+    private final Weights w;
+    private final Backend backend;
+    private final RoPE rope;
+
+    Transformer(Configuration config, Weights weights, Backend backend) {
+        this.c = config;
+        this.w = weights;
+        this.backend = backend;
+        this.rope = new RoPE(config, weights.ropeFreqFactors());
+    }
+
+    /**
+     * Runs {@code count} tokens {@code tokens[from ..]} at positions {@code position ..}, storing
+     * their keys and values, and leaves the logits of the last one in {@code s.logits} when
+     * {@code wantLogits}.
+     */
+    void forward(int[] tokens, int from, int count, int position, SessionState s, KvCache cache, boolean wantLogits) {
+        int dim = c.dim();
+        for (int t = 0; t < count; t++) {
+            w.tokenEmbedding().dequantizeRow(tokens[from + t], s.x, t * dim);
+            rope.angles(position + t, s.cos, s.sin, t * rope.pairs());
+        }
+        Activations act = s.act;
+        for (int l = 0; l < c.layers(); l++) {
+            LayerWeights lw = w.layers().get(l);
+            // Attention block.
+            rmsNorm(s.xb, s.x, lw.attnNorm(), count, dim);
+            act.set(s.xb, count, dim);
+            backend.matmul(lw.wq(), act, s.q);
+            backend.matmul(lw.wk(), act, s.k);
+            backend.matmul(lw.wv(), act, s.v);
+            if (lw.bq() != null) {
+                addBias(s.q, lw.bq(), count);
+                addBias(s.k, lw.bk(), count);
+                addBias(s.v, lw.bv(), count);
+            }
+            for (int t = 0; t < count; t++) {
+                int a = t * rope.pairs();
+                rope.rotate(s.q, t * c.qDim(), c.heads(), c.headSize(), s.cos, s.sin, a);
+                rope.rotate(s.k, t * c.kvDim(), c.kvHeads(), c.headSize(), s.cos, s.sin, a);
+                cache.store(l, position + t, s.k, t * c.kvDim(), s.v, t * c.kvDim());
+            }
+            attention(l, count, position, s, cache);
+            act.set(s.att, count, c.qDim());
+            backend.matmul(lw.wo(), act, s.xb2);
+            add(s.x, s.xb2, count * dim);
+            // Feed-forward block.
+            rmsNorm(s.xb, s.x, lw.ffnNorm(), count, dim);
+            act.set(s.xb, count, dim);
+            backend.matmul(lw.wGate(), act, s.hb);
+            backend.matmul(lw.wUp(), act, s.hb2);
+            int n = count * c.ffnDim();
+            for (int i = 0; i < n; i++) {
+                float g = s.hb[i];
+                s.hb[i] = g / (1f + (float) Math.exp(-g)) * s.hb2[i];
+            }
+            act.set(s.hb, count, c.ffnDim());
+            backend.matmul(lw.wDown(), act, s.xb2);
+            add(s.x, s.xb2, count * dim);
+        }
+        if (wantLogits) {
+            int last = (count - 1) * dim;
+            System.arraycopy(s.x, last, s.xb2, 0, dim);
+            rmsNorm(s.xb, s.xb2, w.outputNorm(), 1, dim);
+            act.set(s.xb, 1, dim);
+            backend.matmul(w.output(), act, s.logits);
+        }
+    }
+
+    /** Causal softmax attention; query head h reads key/value head h / groupSize. */
+    private void attention(int layer, int count, int position, SessionState s, KvCache cache) {
+        int hs = c.headSize();
+        float scale = (float) (1.0 / Math.sqrt(hs));
+        float[] scores = s.scores;
+        java.util.Arrays.fill(s.att, 0, count * c.qDim(), 0f);
+        for (int t = 0; t < count; t++) {
+            int len = position + t + 1;
+            for (int h = 0; h < c.heads(); h++) {
+                int qo = t * c.qDim() + h * hs;
+                int ko = (h / c.groupSize()) * hs;
+                float max = Float.NEGATIVE_INFINITY;
+                for (int p = 0; p < len; p++) {
+                    float sc = cache.keyDot(layer, p, ko, s.q, qo, hs) * scale;
+                    scores[p] = sc;
+                    max = Math.max(max, sc);
+                }
+                double sum = 0;
+                for (int p = 0; p < len; p++) {
+                    float e = (float) Math.exp(scores[p] - max);
+                    scores[p] = e;
+                    sum += e;
+                }
+                float inv = (float) (1.0 / sum);
+                for (int p = 0; p < len; p++) {
+                    cache.addValue(layer, p, ko, scores[p] * inv, s.att, qo, hs);
+                }
+            }
+        }
+    }
+
+    /** {@code out = x / sqrt(mean(x^2) + eps) * weight} per row; the sum of squares in double as in ggml. */
+    private void rmsNorm(float[] out, float[] x, float[] weight, int count, int dim) {
+        for (int t = 0; t < count; t++) {
+            int o = t * dim;
+            double ss = 0;
+            for (int i = 0; i < dim; i++) {
+                ss += (double) (x[o + i] * x[o + i]);
+            }
+            float mean = (float) (ss / dim);
+            float scale = 1.0f / (float) Math.sqrt(mean + c.rmsEps());
+            for (int i = 0; i < dim; i++) {
+                out[o + i] = (x[o + i] * scale) * weight[i];
+            }
+        }
+    }
+
+    private static void addBias(float[] y, float[] bias, int count) {
+        int n = bias.length;
+        for (int t = 0; t < count; t++) {
+            for (int i = 0; i < n; i++) {
+                y[t * n + i] += bias[i];
+            }
+        }
+    }
+
+    private static void add(float[] x, float[] y, int n) {
+        for (int i = 0; i < n; i++) {
+            x[i] += y[i];
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.parley.engine.model;
+
+import dev.parley.engine.gguf.GgufException;
+import dev.parley.engine.gguf.GgufFile;
+import dev.parley.engine.gguf.GgufTensorInfo;
+import dev.parley.engine.tensor.Tensor;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * All weights of a model, checked against its {@link Configuration}: every tensor must exist with
+ * the expected shape (ggml order, row length first) and a type Parley can compute with.
+ *
+ * @param tokenEmbedding {@code [dim, vocab]}
+ * @param layers         one entry per block
+ * @param outputNorm     {@code [dim]}
+ * @param output         {@code [dim, vocab]}; the token embedding itself when tied
+ * @param ropeFreqFactors per-frequency divisors ({@code rope_freqs.weight}) or null
+ */
+public record Weights(Tensor tokenEmbedding, List<LayerWeights> layers, float[] outputNorm, Tensor output,
+                      float[] ropeFreqFactors) {
+
+    public Weights {
+        layers = List.copyOf(layers);
+    }
+
+    /** Bytes of tensor data read to compute one token (every matrix once, plus one embedding row). */
+    public long bytesPerToken() {
+        long sum = tokenEmbedding.rowBytes() + output.byteSize();
+        for (LayerWeights l : layers) {
+            sum += l.wq().byteSize() + l.wk().byteSize() + l.wv().byteSize() + l.wo().byteSize()
+                    + l.wGate().byteSize() + l.wUp().byteSize() + l.wDown().byteSize();
+        }
+        return sum;
+    }
+
+    /**
+     * Finds and checks every tensor of {@code config} in {@code gguf}.
+     *
+     * @throws GgufException naming the tensor and the expected and found shapes or types
+     */
+    public static Weights load(GgufFile gguf, Configuration config) throws GgufException {
+        Loader in = new Loader(gguf);
+        int dim = config.dim();
+        Tensor embedding = in.matrix("token_embd.weight", dim, config.vocabSize());
+        LayerWeights[] layers = new LayerWeights[config.layers()];
+        boolean bias = config.architecture().qkvBias();
+        for (int i = 0; i < layers.length; i++) {
+            String b = "blk." + i + ".";
+            layers[i] = new LayerWeights(
+                    in.vector(b + "attn_norm.weight", dim),
+                    in.matrix(b + "attn_q.weight", dim, config.qDim()),
+                    in.matrix(b + "attn_k.weight", dim, config.kvDim()),
+                    in.matrix(b + "attn_v.weight", dim, config.kvDim()),
+                    bias ? in.vector(b + "attn_q.bias", config.qDim()) : null,
+                    bias ? in.vector(b + "attn_k.bias", config.kvDim()) : null,
+                    bias ? in.vector(b + "attn_v.bias", config.kvDim()) : null,
+                    in.matrix(b + "attn_output.weight", config.qDim(), dim),
+                    in.vector(b + "ffn_norm.weight", dim),
+                    in.matrix(b + "ffn_gate.weight", dim, config.ffnDim()),
+                    in.matrix(b + "ffn_up.weight", dim, config.ffnDim()),
+                    in.matrix(b + "ffn_down.weight", config.ffnDim(), dim));
+        }
+        float[] outputNorm = in.vector("output_norm.weight", dim);
+        Tensor output = config.tiedOutput() ? embedding : in.matrix("output.weight", dim, config.vocabSize());
+        float[] freqs = config.ropeFreqFactors() ? in.vector("rope_freqs.weight", config.ropeDims() / 2) : null;
+        return new Weights(embedding, Arrays.asList(layers), outputNorm, output, freqs);
+    }
+
+    /** Looks tensors up and checks their shapes. */
+    private record Loader(GgufFile gguf) {
+
+        GgufTensorInfo find(String name, long... dims) throws GgufException {
+            GgufTensorInfo t = gguf.findTensor(name).orElseThrow(() -> new GgufException(gguf.path().getFileName()
+                    + ": expected a tensor " + name + " of " + Arrays.toString(dims) + " but found none"));
+            long[] found = t.dims();
+            // Trailing dimensions of 1 are allowed (ggml may store [n] as [n, 1]).
+            boolean ok = found.length >= dims.length;
+            for (int i = 0; ok && i < found.length; i++) {
+                ok = found[i] == (i < dims.length ? dims[i] : 1);
+            }
+            if (!ok) {
+                throw new GgufException(gguf.path().getFileName() + ": expected " + name + " of " + Arrays.toString(dims)
+                        + " but found " + Arrays.toString(found));
+            }
+            if (!t.type().supported()) {
+                throw new GgufException(gguf.path().getFileName() + ": expected " + name
+                        + " in F32, F16, BF16, Q8_0 or Q4_0 but found " + t.type());
+            }
+            return t;
+        }
+
+        Tensor matrix(String name, int cols, int rows) throws GgufException {
+            GgufTensorInfo t = find(name, cols, rows);
+            try {
+                return Tensor.of(name, t.type(), gguf.tensorData(t), rows, cols);
+            } catch (IllegalArgumentException e) {
+                throw new GgufException(gguf.path().getFileName() + ": " + e.getMessage(), e);
+            }
+        }
+
+        float[] vector(String name, int n) throws GgufException {
+            GgufTensorInfo t = find(name, n);
+            Tensor v;
+            try {
+                v = Tensor.of(name, t.type(), gguf.tensorData(t), 1, n);
+            } catch (IllegalArgumentException e) {
+                throw new GgufException(gguf.path().getFileName() + ": " + e.getMessage(), e);
+            }
+            float[] out = new float[n];
+            v.dequantizeRow(0, out, 0);
+            return out;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.parley.engine.tensor;
+
+import dev.parley.engine.gguf.GgmlType;
+import java.lang.foreign.MemorySegment;
+
+/** IEEE half-precision weights; llama.cpp rounds the activations to F16 too. */
+public final class F16Tensor extends Tensor {
+
+    F16Tensor(String name, MemorySegment data, int rows, int cols) {
+        super(name, data, rows, cols);
+    }
+
+    @Override
+    public GgmlType type() { return GgmlType.F16; }
+
+    @Override
+    public ActivationFormat activationFormat() { return ActivationFormat.F16; }
+
+    @Override
+    public void dequantizeRow(int row, float[] out, int offset) {
+        long base = row * rowBytes();
+        for (int i = 0; i < cols(); i++) {
+            out[offset + i] = Float.float16ToFloat(data().get(Layouts.I16, base + 2L * i));
+        }
+    }
+
+    @Override
+    public float dot(int row, Activations x, int t) {
+        float[] a = x.rounded(ActivationFormat.F16);
+        int ao = t * x.dim();
+        long base = row * rowBytes();
+        float sum = 0f;
+        for (int i = 0; i < cols(); i++) {
+            sum += Float.float16ToFloat(data().get(Layouts.I16, base + 2L * i)) * a[ao + i];
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,41 @@
+package dev.parley.models.synth;
+
+import dev.parley.engine.gguf.GgmlType;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * What {@link Synth#generate} makes.
+ *
+ * @param arch     {@code llama} or {@code qwen2} (qwen2 adds q/k/v biases and uses NEOX RoPE at run time)
+ * @param shape    the hyper-parameters
+ * @param type     storage type of the 2-D weights: F32, F16, BF16, Q8_0 or Q4_0 (norms, biases and
+ *                 RoPE factors are always F32)
+ * @param vocab    a GGUF file whose {@code tokenizer.*} keys are copied (its vocabulary size wins), or
+ *                 null for the built-in byte-level BPE vocabulary ({@link SynthVocab})
+ * @param seed     seed of the random weights: the same spec gives the same file
+ * @param progress receives the fraction done (0 to 1) now and then, or null; an exception thrown
+ *                 from it stops the generation, leaves no file behind, and comes out of
+ *                 {@link Synth#generate}
+ */
+public record SynthSpec(String arch, ModelShape shape, GgmlType type, Path vocab, long seed, Consumer<Double> progress) {
+
+    public SynthSpec {
+        Objects.requireNonNull(arch, "arch");
+        Objects.requireNonNull(shape, "shape");
+        Objects.requireNonNull(type, "type");
+        if (!arch.equals("llama") && !arch.equals("qwen2")) {
+            throw new IllegalArgumentException("expected arch llama or qwen2 but found '" + arch + "'");
+        }
+        switch (type) {
+            case F32, F16, BF16, Q8_0, Q4_0 -> { }
+            default -> throw new IllegalArgumentException("expected a weight type of F32, F16, BF16, Q8_0 or Q4_0 but found " + type);
+        }
+    }
+
+    /** The shape's own architecture, no vocabulary file, no progress. */
+    public static SynthSpec of(ModelShape shape, GgmlType type, long seed) {
+        return new SynthSpec(shape.arch(), shape, type, null, seed, null);
+    }
+}
