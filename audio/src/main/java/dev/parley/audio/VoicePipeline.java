@@ -41,6 +41,7 @@ public final class VoicePipeline implements AutoCloseable {
     private record StopSpeaking() implements SpeechItem {
     }
 
+    private static final System.Logger LOG = System.getLogger(VoicePipeline.class.getName());
     private static final Turn NO_MORE_TURNS = new Turn(-1, "", -1, -1);
 
     private final AudioSource source;
@@ -193,6 +194,7 @@ public final class VoicePipeline implements AutoCloseable {
             current.compareAndSet(t, null);
             Exchange e = t.exchange();
             history.add(e);
+            LOG.log(System.Logger.Level.INFO, e.latency().toString());
             fire(l -> l.turnFinished(e));
         }
     }
@@ -332,7 +334,7 @@ public final class VoicePipeline implements AutoCloseable {
                 event.accept(l);
             } catch (RuntimeException e) {
                 // a listener's bug must not stop the voice loop
-                System.getLogger(VoicePipeline.class.getName()).log(System.Logger.Level.WARNING, "voice listener failed", e);
+                LOG.log(System.Logger.Level.WARNING, "voice listener failed", e);
             }
         }
     }

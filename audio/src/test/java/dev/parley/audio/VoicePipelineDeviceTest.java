@@ -73,9 +73,14 @@ class VoicePipelineDeviceTest {
 
         final java.util.List<String> partials = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+        final CountDownLatch heardWholeSentence = new CountDownLatch(1);
+
         @Override
         public void partial(Transcript.Partial partial) {
             partials.add(partial.text());
+            if (partial.text().equals("what time is it")) {
+                heardWholeSentence.countDown();
+            }
         }
 
         @Override
@@ -136,8 +141,8 @@ class VoicePipelineDeviceTest {
                 pipeline.start();
                 e = events.finished.poll(WAIT_S, TimeUnit.SECONDS);
                 samplesPlayed = sink.samplesWritten();
-                device.endInput();
             } finally {
+                device.endInput();
                 pipeline.close();
             }
             assertTrue(events.errors.isEmpty(), "errors: " + events.errors);
@@ -212,11 +217,11 @@ class VoicePipelineDeviceTest {
                 bargeInTurn = b;
                 first = events.finished.poll(WAIT_S, TimeUnit.SECONDS);
                 second = events.finished.poll(WAIT_S, TimeUnit.SECONDS);
-                device.endInput();
             } finally {
+                device.endInput();
                 pipeline.close();
             }
-            System.out.printf("barge-in: playback stopped %.0f ms after the user's speech was fed (includes 100 ms VAD confirmation)%n",
+            System.out.printf("barge-in: playback stopped %.0f ms after the user's speech was fed (fed audio is read at once, so the VAD's 100 ms minimum speech is not in this figure)%n",
                     (stoppedAt - spokeAt) / 1e6);
             assertTrue(events.errors.isEmpty(), "errors: " + events.errors);
             assertEquals(1, bargeInTurn);
@@ -237,6 +242,37 @@ class VoicePipelineDeviceTest {
             assertFalse(second.interrupted());
             assertTrue(second.latency().complete() && second.latency().ordered(), second.latency().toString());
             System.out.println("turn after barge-in: " + second.latency());
+        }
+    }
+
+    @Test
+    void pushToTalkEndsTheTurnOnRelease() throws Exception {
+        try (VirtualSoundDevice device = VirtualSoundDevice.create()) {
+            Events events = new Events();
+            MicrophoneSource mic = MicrophoneSource.open(MicrophoneSource.Options.defaults());
+            SpeakerSink sink = SpeakerSink.open(null, tts.sampleRate());
+            events.sink = sink;
+            VoiceSettings ptt = VoiceSettings.defaults().withMode(VoiceSettings.Mode.PUSH_TO_TALK);
+            VoicePipeline pipeline = new VoicePipeline(mic, VoskRecognizer.load(model), wordByWord("Hello."), tts, sink, ptt);
+            pipeline.addListener(events);
+            Exchange e;
+            try {
+                pipeline.start();
+                pipeline.pushToTalk(true);
+                device.speak(whatTimeIsIt);                                  // no trailing silence needed
+                assertTrue(events.heardWholeSentence.await(WAIT_S, TimeUnit.SECONDS), "partials: " + events.partials);
+                pipeline.pushToTalk(false);
+                device.speak(PcmAudio.silence(200, 16_000));                // the microphone keeps delivering frames
+                e = events.finished.poll(WAIT_S, TimeUnit.SECONDS);
+            } finally {
+                device.endInput();
+                pipeline.close();
+            }
+            assertTrue(e != null, "the turn never finished");
+            assertEquals("what time is it", e.userText());
+            assertEquals(1, events.userTurns.size(), "one turn: " + events.userTurns);
+            assertEquals("Hello.", e.replyText());
+            assertTrue(e.latency().complete() && e.latency().ordered(), e.latency().toString());
         }
     }
 }

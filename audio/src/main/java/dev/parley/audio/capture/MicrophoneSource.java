@@ -207,12 +207,22 @@ public final class MicrophoneSource implements AudioSource {
     @Override
     public void close() {
         running = false;
-        line.stop();
-        line.close();
         try {
-            thread.join(2000);
+            thread.join(1000);     // a live device delivers a frame every few ms, so the reader exits at once
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (thread.isAlive()) {
+            // the reader is stuck inside the driver (a device that stopped delivering): Java Sound would
+            // block stop/close until it returns, so close the line in the background instead of hanging
+            Thread.ofPlatform().name("parley-capture-close").daemon().start(this::closeLine);
+        } else {
+            closeLine();
+        }
+    }
+
+    private void closeLine() {
+        line.stop();
+        line.close();
     }
 }
