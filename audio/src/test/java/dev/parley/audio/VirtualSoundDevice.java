@@ -2,13 +2,11 @@ package dev.parley.audio;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The user-space ALSA device of ../shared/TOOLCHAIN.md for tests: HOME (set by surefire) holds an
@@ -22,7 +20,7 @@ final class VirtualSoundDevice implements AutoCloseable {
     private final Path out;
     private final LinkedBlockingQueue<byte[]> pending = new LinkedBlockingQueue<>();
     private final Thread writer;
-    private volatile boolean stopped;
+    private volatile IOException failure;
     private static final byte[] END = new byte[0];
 
     private VirtualSoundDevice(Path home) {
@@ -55,61 +53,27 @@ final class VirtualSoundDevice implements AutoCloseable {
     }
 
     /**
-     * Feeds the pipe. ALSA opens the capture file once to probe the device and closes it again, so a
-     * write can fail with a broken pipe: then the pipe is reopened (blocking until capture opens it
-     * again) and the same piece is written again. Pieces of at most PIPE_BUF (4096) bytes are
-     * written atomically, so nothing is duplicated or lost.
+     * Feeds the pipe. It is opened read-write, which on Linux never blocks and keeps the pipe alive
+     * while ALSA opens the capture file, closes it (probing the device) and opens it again: nothing
+     * written in between is lost, and no open on either side can hang.
      */
     private void pump() {
-        OutputStream o = null;
-        try {
-            // hold the writing end open from the start: ALSA's opens of the capture file then never block
-            o = new FileOutputStream(in.toFile());
+        try (RandomAccessFile pipe = new RandomAccessFile(in.toFile(), "rw")) {
             while (true) {
                 byte[] b = pending.take();
                 if (b == END) {
                     return;
                 }
-                for (int off = 0; off < b.length; ) {
-                    int n = Math.min(4096, b.length - off);
-                    try {
-                        if (o == null) {
-                            o = new FileOutputStream(in.toFile());
-                        }
-                        o.write(b, off, n);
-                        off += n;
-                    } catch (IOException brokenPipe) {
-                        closeQuietly(o);
-                        o = null;
-                        if (stopped) {
-                            return;
-                        }
-                    }
-                }
+                pipe.write(b);
             }
+        } catch (IOException e) {
+            failure = e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (IOException e) {
-            // the pipe could not be opened: capture will see nothing and the test will say so
-        } finally {
-            closeQuietly(o);
         }
     }
 
-    private static void closeQuietly(OutputStream o) {
-        if (o != null) {
-            try {
-                o.close();
-            } catch (IOException ignored) {
-                // the reader is gone
-            }
-        }
-    }
-
-    /**
-     * Makes the microphone hear {@code audio} (16-bit mono at the capture rate). Call it only once
-     * capture is open: what is fed while ALSA merely probes the device is lost with the probe.
-     */
+    /** Makes the microphone hear {@code audio} (16-bit mono at the capture rate). */
     void speak(PcmAudio audio) {
         pending.add(audio.toLittleEndianBytes());
     }
@@ -121,22 +85,17 @@ final class VirtualSoundDevice implements AutoCloseable {
     }
 
     /** Ends the microphone's input (capture then reads silence, unpaced): do this before closing capture. */
-    void endInput() throws InterruptedException, IOException {
+    void endInput() throws InterruptedException {
         pending.add(END);
         writer.join(5000);
     }
 
     @Override
     public void close() throws Exception {
-        stopped = true;
-        if (writer.isAlive()) {
-            pending.add(END);
-            // if capture never opened the pipe, open it ourselves so the writer's open() returns
-            try (var unused = Files.newInputStream(in)) {
-                writer.join(TimeUnit.SECONDS.toMillis(5));
-            } catch (IOException ignored) {
-                // already gone
-            }
+        pending.add(END);
+        writer.join(5000);
+        if (failure != null) {
+            throw failure;
         }
     }
 
