@@ -30,7 +30,7 @@ class MaryTtsRoundTripTest {
         Path model = SharedFixtures.require("vosk/model-assistant");
         long t0 = System.nanoTime();
         tts = MaryTtsSynthesizer.start();
-        System.out.printf("MaryTTS start-up incl. warm-up: %.0f ms%n", (System.nanoTime() - t0) / 1e6);
+        System.out.printf("MaryTTS start-up incl. warm-up: %.0f ms (less when an earlier test class already started MaryTTS in this JVM)%n", (System.nanoTime() - t0) / 1e6);
         vosk = VoskRecognizer.load(model);
     }
 
