@@ -2,8 +2,13 @@
 // measures Parley: a prompt of P tokens in one batch, then G greedy decode steps, R runs after a
 // warm-up; prints the medians as `prompt: X tok/s` and `decode: Y tok/s`.
 // Usage: node scripts/llamacpp-bench.mjs MODEL.gguf THREADS [P=64] [G=64] [R=5]
-// Needs `npm i -E node-llama-cpp@3.21.1` in the current folder or a parent (not part of the build).
-import { getLlama } from "node-llama-cpp";
+// Needs `npm i -E node-llama-cpp@3.21.1` in the current folder (not part of the build); it is
+// resolved from there, not from this script's folder.
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+
+const fromCwd = createRequire(process.cwd() + "/");
+const { getLlama } = await import(pathToFileURL(fromCwd.resolve("node-llama-cpp")).href);
 
 const [model, threadsArg, pArg = "64", gArg = "64", rArg = "5"] = process.argv.slice(2);
 if (!model || !threadsArg) {

@@ -23,6 +23,18 @@ public interface Backend extends AutoCloseable {
      */
     void matmul(Tensor w, Activations x, float[] out);
 
+    /**
+     * Runs {@code task} over {@code [0, n)}, split across {@link #threads()} threads; a thread
+     * never runs two pieces at once, so per-thread scratch indexed by {@code thread} is safe.
+     */
+    void parallelFor(int n, ParallelTask task);
+
+    /** {@code sum a[ao + i] * b[bo + i]} for i below n, in float. */
+    float dot(float[] a, int ao, float[] b, int bo, int n);
+
+    /** {@code y[yo + i] += alpha * x[xo + i]} for i below n. */
+    void axpy(float alpha, float[] x, int xo, float[] y, int yo, int n);
+
     /** Creates a backend of {@code kind}; {@code threads} applies to the vector backend. */
     static Backend create(BackendKind kind, int threads) {
         return switch (kind) {

@@ -26,6 +26,27 @@ public final class ScalarBackend implements Backend {
     }
 
     @Override
+    public void parallelFor(int n, ParallelTask task) {
+        task.run(0, n, 0);
+    }
+
+    @Override
+    public float dot(float[] a, int ao, float[] b, int bo, int n) {
+        float sum = 0f;
+        for (int i = 0; i < n; i++) {
+            sum += a[ao + i] * b[bo + i];
+        }
+        return sum;
+    }
+
+    @Override
+    public void axpy(float alpha, float[] x, int xo, float[] y, int yo, int n) {
+        for (int i = 0; i < n; i++) {
+            y[yo + i] += alpha * x[xo + i];
+        }
+    }
+
+    @Override
     public void close() {
     }
 

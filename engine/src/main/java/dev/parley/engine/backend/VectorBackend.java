@@ -35,7 +35,22 @@ public final class VectorBackend implements Backend {
     public void matmul(Tensor w, Activations x, float[] out) {
         Backend.checkShapes(w, x, out);
         x.prepare(w.activationFormat());
-        pool.parallelFor(w.rows(), (from, to) -> rows(w, x, out, from, to));
+        pool.parallelFor(w.rows(), (from, to, thread) -> rows(w, x, out, from, to));
+    }
+
+    @Override
+    public void parallelFor(int n, ParallelTask task) {
+        pool.parallelFor(n, task);
+    }
+
+    @Override
+    public float dot(float[] a, int ao, float[] b, int bo, int n) {
+        return VectorKernels.dot(a, ao, b, bo, n);
+    }
+
+    @Override
+    public void axpy(float alpha, float[] x, int xo, float[] y, int yo, int n) {
+        VectorKernels.axpy(alpha, x, xo, y, yo, n);
     }
 
     private static void rows(Tensor w, Activations x, float[] out, int from, int to) {
@@ -47,17 +62,21 @@ public final class VectorBackend implements Backend {
         int dim = x.dim();
         switch (w) {
             case Q8_0Tensor q -> {
-                byte[] qs = x.quants();
+                short[] qs = x.wideQuants();
                 float[] sc = x.scales();
                 int blocks = cols / Activations.BLOCK;
+                int pairs = count - count % 2;
                 for (int r = from; r < to; r++) {
-                    for (int t = 0; t < count; t++) {
+                    for (int t = 0; t < pairs; t += 2) {
+                        VectorKernels.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
+                    }
+                    for (int t = pairs; t < count; t++) {
                         out[t * rows + r] = VectorKernels.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
                     }
                 }
             }
             case Q4_0Tensor q -> {
-                byte[] qs = x.quants();
+                short[] qs = x.wideQuants();
                 float[] sc = x.scales();
                 int blocks = cols / Activations.BLOCK;
                 for (int r = from; r < to; r++) {

@@ -32,8 +32,8 @@ final class VectorKernels {
     private VectorKernels() {
     }
 
-    /** Q8_0 row (34-byte blocks at {@code base}) x Q8_0 activations. */
-    static float dotQ8_0(MemorySegment w, long base, int blocks, byte[] q, int qo, float[] s, int so) {
+    /** Q8_0 row (34-byte blocks at {@code base}) x Q8_0 activations (quants widened to shorts). */
+    static float dotQ8_0(MemorySegment w, long base, int blocks, short[] q, int qo, float[] s, int so) {
         FloatVector acc = FloatVector.zero(F);
         for (int b = 0; b < blocks; b++) {
             long bo = base + (long) b * 34;
@@ -41,17 +41,48 @@ final class VectorKernels {
             int xo = qo + b * QK;
             ShortVector w0 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE).convertShape(VectorOperators.B2S, S, 0);
             ShortVector w1 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE).convertShape(VectorOperators.B2S, S, 0);
-            ShortVector x0 = (ShortVector) ByteVector.fromArray(B128, q, xo).convertShape(VectorOperators.B2S, S, 0);
-            ShortVector x1 = (ShortVector) ByteVector.fromArray(B128, q, xo + 16).convertShape(VectorOperators.B2S, S, 0);
-            // |w| <= 128 and |x| <= 127, so two products fit in a short before widening.
-            ShortVector p = w0.mul(x0).add(w1.mul(x1));
-            acc = sumToFloat(p).fma(FloatVector.broadcast(F, d), acc);
+            // |w| <= 128 and |x| <= 127, so two products fit in a short before widening. Each
+            // int lane then adds its two sign-extended shorts (shifts, no cross-lane shuffle).
+            // Written out: a helper method is not always inlined, and then vectors get boxed.
+            ShortVector p = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
+            acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
         }
         return acc.reduceLanes(VectorOperators.ADD);
     }
 
+    /**
+     * The same as {@link #dotQ8_0} for two activation rows {@code t0, t0 + 1} at once, each weight
+     * block loaded and widened once (prompt processing); writes {@code out[t * rows + r]}. Each
+     * result is bit-identical to {@link #dotQ8_0}'s. (Four rows at once exceed C2's inlining node
+     * budget and fall off the intrinsics.)
+     */
+    static void dotQ8_0x2(MemorySegment w, long base, int blocks, short[] q, int dim, int t0, float[] s,
+                          float[] out, int rows, int r) {
+        FloatVector a0 = FloatVector.zero(F);
+        FloatVector a1 = a0;
+        int q0 = t0 * dim;
+        int s0 = t0 * blocks;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 34;
+            float dw = Float.float16ToFloat(w.get(I16, bo));
+            ShortVector w0 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE).convertShape(VectorOperators.B2S, S, 0);
+            ShortVector w1 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE).convertShape(VectorOperators.B2S, S, 0);
+            int xo = q0 + b * QK;
+            ShortVector p0 = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
+            xo += dim;
+            ShortVector p1 = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
+            a0 = ((FloatVector) p0.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p0.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * s[s0 + b]), a0);
+            a1 = ((FloatVector) p1.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p1.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * s[s0 + blocks + b]), a1);
+        }
+        out[t0 * rows + r] = a0.reduceLanes(VectorOperators.ADD);
+        out[(t0 + 1) * rows + r] = a1.reduceLanes(VectorOperators.ADD);
+    }
+
     /** Q4_0 row (18-byte blocks at {@code base}) x Q8_0 activations. */
-    static float dotQ4_0(MemorySegment w, long base, int blocks, byte[] q, int qo, float[] s, int so) {
+    static float dotQ4_0(MemorySegment w, long base, int blocks, short[] q, int qo, float[] s, int so) {
         FloatVector acc = FloatVector.zero(F);
         for (int b = 0; b < blocks; b++) {
             long bo = base + (long) b * 18;
@@ -59,22 +90,44 @@ final class VectorKernels {
             int xo = qo + b * QK;
             ByteVector packed = ByteVector.fromMemorySegment(B128, w, bo + 2, LE);
             ByteVector lo = packed.and((byte) 0x0f).sub((byte) 8);
-            ByteVector hi = packed.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).sub((byte) 8);
+            // x86 has no byte shifts: shift the bytes as shorts, then mask off what crossed over.
+            ByteVector hi = packed.reinterpretAsShorts().lanewise(VectorOperators.LSHR, 4).reinterpretAsBytes()
+                    .and((byte) 0x0f).sub((byte) 8);
             ShortVector w0 = (ShortVector) lo.convertShape(VectorOperators.B2S, S, 0);
             ShortVector w1 = (ShortVector) hi.convertShape(VectorOperators.B2S, S, 0);
-            ShortVector x0 = (ShortVector) ByteVector.fromArray(B128, q, xo).convertShape(VectorOperators.B2S, S, 0);
-            ShortVector x1 = (ShortVector) ByteVector.fromArray(B128, q, xo + 16).convertShape(VectorOperators.B2S, S, 0);
-            ShortVector p = w0.mul(x0).add(w1.mul(x1));
-            acc = sumToFloat(p).fma(FloatVector.broadcast(F, d), acc);
+            ShortVector p = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
+            acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
         }
         return acc.reduceLanes(VectorOperators.ADD);
     }
 
-    /** Adds the two halves of 16 shorts as 8 ints and converts them to float. */
-    private static FloatVector sumToFloat(ShortVector p) {
-        IntVector lo = (IntVector) p.convertShape(VectorOperators.S2I, I, 0);
-        IntVector hi = (IntVector) p.convertShape(VectorOperators.S2I, I, 1);
-        return (FloatVector) lo.add(hi).convert(VectorOperators.I2F, 0);
+    /** Plain float dot product of two heap arrays. */
+    static float dot(float[] a, int ao, float[] b, int bo, int n) {
+        FloatVector acc = FloatVector.zero(F);
+        int i = 0;
+        int upper = F.loopBound(n);
+        for (; i < upper; i += F.length()) {
+            acc = FloatVector.fromArray(F, a, ao + i).fma(FloatVector.fromArray(F, b, bo + i), acc);
+        }
+        float sum = acc.reduceLanes(VectorOperators.ADD);
+        for (; i < n; i++) {
+            sum += a[ao + i] * b[bo + i];
+        }
+        return sum;
+    }
+
+    /** {@code y += alpha * x} over n floats. */
+    static void axpy(float alpha, float[] x, int xo, float[] y, int yo, int n) {
+        FloatVector va = FloatVector.broadcast(F, alpha);
+        int i = 0;
+        int upper = F.loopBound(n);
+        for (; i < upper; i += F.length()) {
+            FloatVector.fromArray(F, x, xo + i).fma(va, FloatVector.fromArray(F, y, yo + i)).intoArray(y, yo + i);
+        }
+        for (; i < n; i++) {
+            y[yo + i] += alpha * x[xo + i];
+        }
     }
 
     /** F32 row x plain activations. */

@@ -1,38 +1,40 @@
 package dev.parley.engine.backend;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A fixed set of daemon threads that split a range of work with the calling thread: slice 0 runs
- * on the caller, slice i on worker i. Nothing is allocated per call. One call at a time.
+ * A fixed set of daemon threads that share a range of work with the calling thread. The range is
+ * cut into a few chunks per thread, claimed one at a time, so that when a worker is not scheduled
+ * (a busy machine) the others, caller included, take over its share instead of waiting for it.
+ * Nothing is allocated per call. One call at a time.
  */
 final class WorkerPool implements AutoCloseable {
 
-    /** Work on the half-open range {@code [from, to)}. */
-    @FunctionalInterface
-    interface RangeTask {
-        void run(int from, int to);
-    }
 
-    private static final int SPINS = 20_000;
+    private static final int CHUNKS_PER_THREAD = 4;
+    private static final int SPINS = 4_000;
 
     private final int threads;
     private final Thread[] workers;
-    private volatile long generation;
+    /** High 32 bits: the call's generation; low 32 bits: chunks not yet claimed. */
+    private final AtomicLong cursor = new AtomicLong();
+    private final AtomicInteger done = new AtomicInteger();
     private volatile boolean closed;
-    private volatile RangeTask task;
+    private volatile ParallelTask task;
     private volatile int size;
+    private volatile int chunks;
     private volatile Thread caller;
-    private final AtomicInteger pending = new AtomicInteger();
     private volatile Throwable failure;
+    private int generation;
 
     WorkerPool(int threads, String name) {
         this.threads = threads;
         this.workers = new Thread[threads - 1];
-        for (int i = 0; i < workers.length; i++) {
-            int slice = i + 1;
-            workers[i] = Thread.ofPlatform().daemon().name(name + "-" + slice).unstarted(() -> work(slice));
+        for (int w = 0; w < workers.length; w++) {
+            int i = w;
+            workers[i] = Thread.ofPlatform().daemon().name(name + "-" + (i + 1)).unstarted(() -> work(i + 1));
             workers[i].start();
         }
     }
@@ -41,32 +43,31 @@ final class WorkerPool implements AutoCloseable {
         return threads;
     }
 
-    /** Runs {@code task} over {@code [0, n)} split into contiguous slices, one per thread; returns when all are done. */
-    synchronized void parallelFor(int n, RangeTask task) {
+    /** Runs {@code task} over {@code [0, n)} cut into chunks; returns when every chunk is done. */
+    synchronized void parallelFor(int n, ParallelTask task) {
         if (closed) {
             throw new IllegalStateException("expected an open backend but found it closed");
         }
         if (workers.length == 0 || n < 2) {
-            task.run(0, n);
+            task.run(0, n, 0);
             return;
         }
+        int count = Math.min(n, threads * CHUNKS_PER_THREAD);
         this.task = task;
         this.size = n;
+        this.chunks = count;
         this.caller = Thread.currentThread();
         this.failure = null;
-        pending.set(workers.length);
+        done.set(0);
         generation++;
+        long g = (long) generation << 32;
+        cursor.set(g | count);
         for (Thread w : workers) {
             LockSupport.unpark(w);
         }
-        Throwable own = null;
-        try {
-            task.run(0, end(0, n));
-        } catch (Throwable t) {
-            own = t;
-        }
+        runChunks(g, 0);
         int spins = 0;
-        while (pending.get() != 0) {
+        while (done.get() != count) {
             if (++spins < SPINS) {
                 Thread.onSpinWait();
             } else {
@@ -74,7 +75,7 @@ final class WorkerPool implements AutoCloseable {
             }
         }
         this.task = null;
-        Throwable t = own != null ? own : failure;
+        Throwable t = failure;
         if (t instanceof RuntimeException e) {
             throw e;
         } else if (t instanceof Error e) {
@@ -84,34 +85,49 @@ final class WorkerPool implements AutoCloseable {
         }
     }
 
-    private int end(int slice, int n) {
-        return (int) ((long) n * (slice + 1) / threads);
+    /** Claims and runs chunks of the call of generation {@code g} until none is left. */
+    private void runChunks(long g, int thread) {
+        while (true) {
+            long c = cursor.get();
+            int left = (int) c;
+            if ((c & 0xffffffff00000000L) != g || left == 0) {
+                return;
+            }
+            if (!cursor.compareAndSet(c, c - 1)) {
+                continue;
+            }
+            // The call cannot finish before this chunk is done, so its fields are still current.
+            int count = chunks;
+            int n = size;
+            int chunk = count - left;
+            try {
+                task.run((int) ((long) n * chunk / count), (int) ((long) n * (chunk + 1) / count), thread);
+            } catch (Throwable t) {
+                failure = t;
+            }
+            if (done.incrementAndGet() == count) {
+                LockSupport.unpark(caller);
+            }
+        }
     }
 
-    private void work(int slice) {
+    private void work(int thread) {
         long seen = 0;
-        while (true) {
+        while (!closed) {
+            long c = cursor.get();
+            long g = c & 0xffffffff00000000L;
+            if (g != seen && (int) c > 0) {
+                seen = g;
+                runChunks(g, thread);
+                continue;
+            }
             int spins = 0;
-            while (generation == seen) {
-                if (closed) {
-                    return;
-                }
+            while (cursor.get() == c && !closed) {
                 if (++spins < SPINS) {
                     Thread.onSpinWait();
                 } else {
                     LockSupport.park(this);
                 }
-            }
-            seen = generation;
-            int n = size;
-            try {
-                int from = (int) ((long) n * slice / threads);
-                task.run(from, end(slice, n));
-            } catch (Throwable t) {
-                failure = t;
-            }
-            if (pending.decrementAndGet() == 0) {
-                LockSupport.unpark(caller);
             }
         }
     }

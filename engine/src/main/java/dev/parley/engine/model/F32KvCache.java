@@ -1,14 +1,21 @@
 package dev.parley.engine.model;
 
-/** A contiguous float32 KV cache: {@code keys[layer][position * kvDim + i]}, same for values. */
+import dev.parley.engine.backend.Backend;
+
+/**
+ * A contiguous float32 KV cache: {@code keys[layer][position * kvDim + i]}, same for values; its
+ * dot products and accumulations run on the model's backend.
+ */
 public final class F32KvCache implements KvCache {
 
     private final int capacity;
     private final int kvDim;
     private final float[][] keys;   // (layer, position, kvDim)
     private final float[][] values; // (layer, position, kvDim)
+    private final Backend math;
 
-    public F32KvCache(int layers, int capacity, int kvDim) {
+    public F32KvCache(int layers, int capacity, int kvDim, Backend math) {
+        this.math = math;
         this.capacity = capacity;
         this.kvDim = kvDim;
         this.keys = new float[layers][Math.multiplyExact(capacity, kvDim)];
@@ -32,21 +39,11 @@ public final class F32KvCache implements KvCache {
 
     @Override
     public float keyDot(int layer, int position, int offset, float[] q, int qOffset, int length) {
-        float[] k = keys[layer];
-        int base = position * kvDim + offset;
-        float sum = 0f;
-        for (int i = 0; i < length; i++) {
-            sum += k[base + i] * q[qOffset + i];
-        }
-        return sum;
+        return math.dot(keys[layer], position * kvDim + offset, q, qOffset, length);
     }
 
     @Override
     public void addValue(int layer, int position, int offset, float weight, float[] out, int outOffset, int length) {
-        float[] v = values[layer];
-        int base = position * kvDim + offset;
-        for (int i = 0; i < length; i++) {
-            out[outOffset + i] += weight * v[base + i];
-        }
+        math.axpy(weight, values[layer], position * kvDim + offset, out, outOffset, length);
     }
 }

@@ -83,8 +83,9 @@ public final class LlamaModel implements AutoCloseable {
             throw new IllegalArgumentException("expected a chunk size of at least 1 but found " + chunkSize);
         }
         int chunk = Math.min(chunkSize, contextLength);
-        KvCache cache = new F32KvCache(config.layers(), contextLength, config.kvDim());
-        return new InferenceSession(transformer, new SessionState(config, chunk, contextLength), cache, contextLength);
+        KvCache cache = new F32KvCache(config.layers(), contextLength, config.kvDim(), backend);
+        SessionState state = new SessionState(config, chunk, contextLength, backend.threads());
+        return new InferenceSession(transformer, state, cache, contextLength);
     }
 
     @Override

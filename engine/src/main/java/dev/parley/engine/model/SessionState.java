@@ -17,13 +17,13 @@ final class SessionState {
     final float[] att;    // (chunk, qDim) attention output
     final float[] hb;     // (chunk, ffnDim) gate
     final float[] hb2;    // (chunk, ffnDim) up
-    final float[] scores; // (contextLength)
+    final float[][] scores; // (thread, contextLength)
     final float[] cos;    // (chunk, ropeDims / 2)
     final float[] sin;    // (chunk, ropeDims / 2)
     final float[] logits; // (vocab)
     final Activations act;
 
-    SessionState(Configuration c, int chunk, int contextLength) {
+    SessionState(Configuration c, int chunk, int contextLength, int threads) {
         this.chunk = chunk;
         x = new float[chunk * c.dim()];
         xb = new float[chunk * c.dim()];
@@ -34,7 +34,7 @@ final class SessionState {
         att = new float[chunk * c.qDim()];
         hb = new float[chunk * c.ffnDim()];
         hb2 = new float[chunk * c.ffnDim()];
-        scores = new float[contextLength];
+        scores = new float[threads][contextLength];
         cos = new float[chunk * (c.ropeDims() / 2)];
         sin = new float[chunk * (c.ropeDims() / 2)];
         logits = new float[c.vocabSize()];

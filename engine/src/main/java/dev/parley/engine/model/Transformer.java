@@ -82,34 +82,40 @@ final class Transformer {
         }
     }
 
-    /** Causal softmax attention; query head h reads key/value head h / groupSize. */
+    /**
+     * Causal softmax attention; query head h reads key/value head h / groupSize. The (token, head)
+     * pairs are spread over the backend's threads, each with its own score buffer.
+     */
     private void attention(int layer, int count, int position, SessionState s, KvCache cache) {
+        java.util.Arrays.fill(s.att, 0, count * c.qDim(), 0f);
+        backend.parallelFor(count * c.heads(), (from, to, thread) -> {
+            for (int i = from; i < to; i++) {
+                attendHead(layer, i / c.heads(), i % c.heads(), position, s, cache, s.scores[thread]);
+            }
+        });
+    }
+
+    private void attendHead(int layer, int t, int h, int position, SessionState s, KvCache cache, float[] scores) {
         int hs = c.headSize();
         float scale = (float) (1.0 / Math.sqrt(hs));
-        float[] scores = s.scores;
-        java.util.Arrays.fill(s.att, 0, count * c.qDim(), 0f);
-        for (int t = 0; t < count; t++) {
-            int len = position + t + 1;
-            for (int h = 0; h < c.heads(); h++) {
-                int qo = t * c.qDim() + h * hs;
-                int ko = (h / c.groupSize()) * hs;
-                float max = Float.NEGATIVE_INFINITY;
-                for (int p = 0; p < len; p++) {
-                    float sc = cache.keyDot(layer, p, ko, s.q, qo, hs) * scale;
-                    scores[p] = sc;
-                    max = Math.max(max, sc);
-                }
-                double sum = 0;
-                for (int p = 0; p < len; p++) {
-                    float e = (float) Math.exp(scores[p] - max);
-                    scores[p] = e;
-                    sum += e;
-                }
-                float inv = (float) (1.0 / sum);
-                for (int p = 0; p < len; p++) {
-                    cache.addValue(layer, p, ko, scores[p] * inv, s.att, qo, hs);
-                }
-            }
+        int len = position + t + 1;
+        int qo = t * c.qDim() + h * hs;
+        int ko = (h / c.groupSize()) * hs;
+        float max = Float.NEGATIVE_INFINITY;
+        for (int p = 0; p < len; p++) {
+            float sc = cache.keyDot(layer, p, ko, s.q, qo, hs) * scale;
+            scores[p] = sc;
+            max = Math.max(max, sc);
+        }
+        double sum = 0;
+        for (int p = 0; p < len; p++) {
+            float e = (float) Math.exp(scores[p] - max);
+            scores[p] = e;
+            sum += e;
+        }
+        float inv = (float) (1.0 / sum);
+        for (int p = 0; p < len; p++) {
+            cache.addValue(layer, p, ko, scores[p] * inv, s.att, qo, hs);
         }
     }
 

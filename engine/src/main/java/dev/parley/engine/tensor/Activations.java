@@ -23,6 +23,7 @@ public final class Activations {
     private final float[] rounded;
     private ActivationFormat roundedFormat;
     private final byte[] quants;
+    private final short[] wideQuants;
     private final float[] scales;
     private boolean quantized;
 
@@ -33,6 +34,7 @@ public final class Activations {
         int n = Math.multiplyExact(maxCount, maxDim);
         this.rounded = new float[n];
         this.quants = new byte[n];
+        this.wideQuants = new short[n];
         this.scales = new float[(n + BLOCK - 1) / BLOCK + maxCount];
     }
 
@@ -88,6 +90,12 @@ public final class Activations {
         return quants;
     }
 
+    /** The Q8_0 quants widened to shorts, for kernels that multiply in 16 bits. */
+    public short[] wideQuants() {
+        checkQuantized();
+        return wideQuants;
+    }
+
     /** Q8_0 block scales (after {@link #prepare}); row t's block b is at {@code t * (dim / 32) + b}. */
     public float[] scales() {
         checkQuantized();
@@ -130,7 +138,9 @@ public final class Activations {
                 float id = amax != 0f ? 127f / amax : 0f;
                 scales[t * blocks + b] = Float.float16ToFloat(Float.floatToFloat16(d));
                 for (int j = 0; j < BLOCK; j++) {
-                    quants[base + j] = (byte) Math.rint(raw[base + j] * id);
+                    byte q = (byte) Math.rint(raw[base + j] * id);
+                    quants[base + j] = q;
+                    wideQuants[base + j] = q;
                 }
             }
         }

@@ -108,6 +108,52 @@ class KernelAgreementTest {
     }
 
     @Test
+    void dotAndAxpyAgreeWithScalar() {
+        Random rnd = new Random(11);
+        try (Backend scalar = new ScalarBackend(); Backend vector = new VectorBackend(1)) {
+            for (int n : new int[] {1, 7, 8, 31, 64, 129}) {
+                float[] a = RandomTensors.activations(1, n + 3, rnd);
+                float[] b = RandomTensors.activations(1, n + 5, rnd);
+                assertEquals(scalar.dot(a, 3, b, 5, n), vector.dot(a, 3, b, 5, n), 1e-4 * n, "dot of " + n);
+                float[] y1 = b.clone();
+                float[] y2 = b.clone();
+                scalar.axpy(0.75f, a, 2, y1, 4, n);
+                vector.axpy(0.75f, a, 2, y2, 4, n);
+                for (int i = 0; i < y1.length; i++) {
+                    assertEquals(y1[i], y2[i], 1e-5f, "axpy of " + n + " at " + i);
+                }
+            }
+        }
+    }
+
+    @Test
+    void parallelForCoversEveryIndexOnceWithValidThreadNumbers() {
+        try (Backend vector = new VectorBackend(3)) {
+            for (int n : new int[] {1, 2, 5, 12, 1000}) {
+                int[] hits = new int[n];
+                boolean[] badThread = new boolean[1];
+                vector.parallelFor(n, (from, to, thread) -> {
+                    if (thread < 0 || thread >= 3) {
+                        badThread[0] = true;
+                    }
+                    for (int i = from; i < to; i++) {
+                        hits[i]++;
+                    }
+                });
+                for (int i = 0; i < n; i++) {
+                    assertEquals(1, hits[i], "index " + i + " of " + n);
+                }
+                assertTrue(!badThread[0], "thread numbers lie in [0, 3)");
+            }
+            RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+                    () -> vector.parallelFor(100, (from, to, thread) -> {
+                        throw new IllegalStateException("boom " + from);
+                    }));
+            assertTrue(e.getMessage().startsWith("boom"), "a worker's failure reaches the caller");
+        }
+    }
+
+    @Test
     void parsesBackendNames() {
         assertEquals(BackendKind.SCALAR, BackendKind.parse("scalar"));
         assertEquals(BackendKind.VECTOR, BackendKind.parse(" Vector "));

@@ -29,43 +29,61 @@ final class TinyGguf {
     static final int VOCAB = 96;
     static final int CONTEXT = 128;
 
+    /** Model dimensions. */
+    record Shape(int dim, int layers, int heads, int kvHeads, int ffn, int vocab, int context) {
+        int head() { return dim / heads; }
+    }
+
+    static final Shape TINY = new Shape(DIM, LAYERS, HEADS, KV_HEADS, FFN, VOCAB, CONTEXT);
+    /** The shape of SmolLM2-135M, for benchmarks. */
+    static final Shape SMOLLM2_135M = new Shape(576, 30, 9, 3, 1536, 49152, 2048);
+
     private final Map<String, Object> metadata = new LinkedHashMap<>();
     private final List<Object[]> tensors = new ArrayList<>(); // name, type, long[] dims, byte[] data
     private final Random rnd = new Random(7);
 
     /** A complete model of {@code arch} ("llama" or "qwen2") with matrices of {@code type}. */
     static TinyGguf model(String arch, GgmlType type, boolean tied) {
+        return model(arch, type, tied, TINY);
+    }
+
+    /** A complete model of {@code shape}. */
+    static TinyGguf model(String arch, GgmlType type, boolean tied, Shape shape) {
+        int dim = shape.dim();
+        int qDim = shape.heads() * shape.head();
+        int kvDim = shape.kvHeads() * shape.head();
+        int ffn = shape.ffn();
         TinyGguf g = new TinyGguf();
         g.metadata.put("general.architecture", arch);
-        g.metadata.put(arch + ".embedding_length", DIM);
-        g.metadata.put(arch + ".block_count", LAYERS);
-        g.metadata.put(arch + ".attention.head_count", HEADS);
-        g.metadata.put(arch + ".attention.head_count_kv", KV_HEADS);
-        g.metadata.put(arch + ".feed_forward_length", FFN);
-        g.metadata.put(arch + ".context_length", CONTEXT);
+        g.metadata.put(arch + ".embedding_length", dim);
+        g.metadata.put(arch + ".block_count", shape.layers());
+        g.metadata.put(arch + ".attention.head_count", shape.heads());
+        g.metadata.put(arch + ".attention.head_count_kv", shape.kvHeads());
+        g.metadata.put(arch + ".feed_forward_length", ffn);
+        g.metadata.put(arch + ".context_length", shape.context());
         g.metadata.put(arch + ".attention.layer_norm_rms_epsilon", 1e-5f);
         g.metadata.put(arch + ".rope.freq_base", 10000f);
-        g.matrix("token_embd.weight", type, DIM, VOCAB);
-        for (int l = 0; l < LAYERS; l++) {
+        g.matrix("token_embd.weight", type, dim, shape.vocab());
+        for (int l = 0; l < shape.layers(); l++) {
             String b = "blk." + l + ".";
-            g.norm(b + "attn_norm.weight", DIM);
-            g.matrix(b + "attn_q.weight", type, DIM, HEADS * HEAD);
-            g.matrix(b + "attn_k.weight", type, DIM, KV_HEADS * HEAD);
-            g.matrix(b + "attn_v.weight", type, DIM, KV_HEADS * HEAD);
+            g.norm(b + "attn_norm.weight", dim);
+            g.matrix(b + "attn_q.weight", type, dim, qDim);
+            g.matrix(b + "attn_k.weight", type, dim, kvDim);
+            g.matrix(b + "attn_v.weight", type, dim, kvDim);
             if (arch.equals("qwen2")) {
-                g.norm(b + "attn_q.bias", HEADS * HEAD);
-                g.norm(b + "attn_k.bias", KV_HEADS * HEAD);
-                g.norm(b + "attn_v.bias", KV_HEADS * HEAD);
+                g.norm(b + "attn_q.bias", qDim);
+                g.norm(b + "attn_k.bias", kvDim);
+                g.norm(b + "attn_v.bias", kvDim);
             }
-            g.matrix(b + "attn_output.weight", type, HEADS * HEAD, DIM);
-            g.norm(b + "ffn_norm.weight", DIM);
-            g.matrix(b + "ffn_gate.weight", type, DIM, FFN);
-            g.matrix(b + "ffn_up.weight", type, DIM, FFN);
-            g.matrix(b + "ffn_down.weight", type, FFN, DIM);
+            g.matrix(b + "attn_output.weight", type, qDim, dim);
+            g.norm(b + "ffn_norm.weight", dim);
+            g.matrix(b + "ffn_gate.weight", type, dim, ffn);
+            g.matrix(b + "ffn_up.weight", type, dim, ffn);
+            g.matrix(b + "ffn_down.weight", type, ffn, dim);
         }
-        g.norm("output_norm.weight", DIM);
+        g.norm("output_norm.weight", dim);
         if (!tied) {
-            g.matrix("output.weight", type, DIM, VOCAB);
+            g.matrix("output.weight", type, dim, shape.vocab());
         }
         return g;
     }
@@ -125,7 +143,7 @@ final class TinyGguf {
     }
 
     Path write(Path file) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
         head.writeBytes("GGUF".getBytes(StandardCharsets.US_ASCII));
         u32(head, 3);
         u64(head, tensors.size());
@@ -164,7 +182,9 @@ final class TinyGguf {
             }
             all.writeBytes((byte[]) tensors.get(i)[3]);
         }
-        Files.write(file, all.toByteArray());
+        try (var out = Files.newOutputStream(file)) {
+            all.writeTo(out);
+        }
         return file;
     }
 
