@@ -127,9 +127,22 @@ final class ListenLoop implements Runnable {
         if (ev == EnergyVad.Event.SPEECH_START && host.assistantActive()) {
             host.bargeIn();     // full duplex
         }
-        feed(frame);
-        if (ev == EnergyVad.Event.SPEECH_START) {
+        if (!heardSpeech) {
+            // Until speech starts the recognizer is not fed: long stretches of (digital) silence
+            // skew Vosk's online mean normalisation (measured: 3 s of leading zeros turn "tell me a
+            // joke" into [unk]) and decoding silence wastes CPU. The pre-roll keeps the onset.
+            keepPreRoll(frame);
+            if (ev != EnergyVad.Event.SPEECH_START) {
+                return;
+            }
             heardSpeech = true;
+            for (PcmAudio f : preRoll) {
+                feed(f);
+            }
+            preRoll.clear();
+            preRollSamples = 0;
+        } else {
+            feed(frame);
         }
         if (voiced && vad.inSpeech()) {
             lastVoiced = now;

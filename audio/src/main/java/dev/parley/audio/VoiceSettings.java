@@ -11,7 +11,8 @@ import dev.parley.audio.vad.VadSettings;
  * @param vad                   voice activity detection thresholds (barge-in, end of turn)
  * @param halfDuplex            while Parley talks, captured audio is only watched for barge-in and
  *                              not transcribed (there is no echo cancellation yet)
- * @param preRollMillis         audio kept from before a barge-in was confirmed, replayed to the recognizer
+ * @param preRollMillis         audio kept from before speech (or a barge-in) was confirmed, replayed to the
+ *                              recognizer, which hears nothing before speech starts in hands-free mode
  * @param clauseMinChars        clause length after which a comma may end a piece sent to synthesis
  * @param queueCapacity         capacity of each bounded queue between stages
  */
@@ -35,7 +36,7 @@ public record VoiceSettings(Mode mode, int endOfTurnSilenceMillis, VadSettings v
 
     /** Hands-free, 600 ms end-of-turn silence, half-duplex. */
     public static VoiceSettings defaults() {
-        return new VoiceSettings(Mode.HANDS_FREE, 600, VadSettings.defaults(), true, 400,
+        return new VoiceSettings(Mode.HANDS_FREE, 600, VadSettings.defaults(), true, 500,
                 SentenceSplitter.DEFAULT_CLAUSE_MIN_CHARS, 64);
     }
 
