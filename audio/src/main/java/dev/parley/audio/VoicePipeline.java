@@ -1,0 +1,403 @@
+package dev.parley.audio;
+
+import dev.parley.audio.asr.RecognitionStream;
+import dev.parley.audio.asr.SpeechRecognizer;
+import dev.parley.audio.asr.Transcript;
+import dev.parley.audio.capture.AudioSource;
+import dev.parley.audio.playback.AudioSink;
+import dev.parley.audio.text.SentenceSplitter;
+import dev.parley.audio.text.SpeechNormalizer;
+import dev.parley.audio.tts.SpeechSynthesizer;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * The voice loop: capture -> voice activity + recognition -> {@link Responder} -> sentence splitter
+ * -> speech normalizer -> synthesis -> sink. Three threads (listen, respond, speak) plus the sink's
+ * own, joined by bounded queues. When the user speaks while a reply is being generated or played
+ * (barge-in), playback stops, the reply is cancelled and the new turn begins; the interrupted
+ * exchange stays in {@link #history()}. Every turn's stage stamps are reported as a
+ * {@link TurnLatency} in {@link VoiceListener#turnFinished}.
+ *
+ * <p>The pipeline owns the components it is given and closes them all in {@link #close()}.
+ */
+public final class VoicePipeline implements AutoCloseable {
+    private sealed interface SpeechItem permits Sentence, EndOfReply, StopSpeaking {
+    }
+
+    private record Sentence(Turn turn, String text) implements SpeechItem {
+    }
+
+    private record EndOfReply(Turn turn) implements SpeechItem {
+    }
+
+    private record StopSpeaking() implements SpeechItem {
+    }
+
+    private static final System.Logger LOG = System.getLogger(VoicePipeline.class.getName());
+    private static final Turn NO_MORE_TURNS = new Turn(-1, "", -1, -1);
+
+    private final AudioSource source;
+    private final SpeechRecognizer recognizer;
+    private final Responder responder;
+    private final SpeechSynthesizer synthesizer;
+    private final AudioSink sink;
+    private final VoiceSettings settings;
+    private final SpeechNormalizer normalizer = new SpeechNormalizer();
+    private final List<VoiceListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Exchange> history = new CopyOnWriteArrayList<>();
+    private final BlockingQueue<Turn> turns;
+    private final BlockingQueue<SpeechItem> speech;
+    private final AtomicReference<Turn> current = new AtomicReference<>();
+    private final AtomicLong turnIds = new AtomicLong();
+    private RecognitionStream stream;
+    private ListenLoop listen;
+    private Thread listenThread;
+    private Thread respondThread;
+    private Thread speakThread;
+    private volatile boolean running;
+    private boolean closed;
+
+    public VoicePipeline(AudioSource source, SpeechRecognizer recognizer, Responder responder,
+                         SpeechSynthesizer synthesizer, AudioSink sink, VoiceSettings settings) {
+        this.source = source;
+        this.recognizer = recognizer;
+        this.responder = responder;
+        this.synthesizer = synthesizer;
+        this.sink = sink;
+        this.settings = settings;
+        this.turns = new ArrayBlockingQueue<>(settings.queueCapacity());
+        this.speech = new ArrayBlockingQueue<>(settings.queueCapacity());
+    }
+
+    /** Adds an observer (before or after start). */
+    public void addListener(VoiceListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Opens the recognition stream and starts the stage threads. */
+    public synchronized void start() throws IOException {
+        if (running || closed) {
+            throw new IllegalStateException(closed ? "the voice pipeline is closed" : "the voice pipeline is already running");
+        }
+        stream = recognizer.openStream(source.sampleRate());
+        listen = new ListenLoop(source, stream, settings, new ListenHost());
+        running = true;
+        respondThread = Thread.ofPlatform().name("parley-respond").daemon().start(this::respondLoop);
+        speakThread = Thread.ofPlatform().name("parley-speak").daemon().start(this::speakLoop);
+        listenThread = Thread.ofPlatform().name("parley-listen").daemon().start(listen);
+    }
+
+    /** Push-to-talk button state (only used in {@link VoiceSettings.Mode#PUSH_TO_TALK}). */
+    public void pushToTalk(boolean pressed) {
+        if (listen != null) {
+            listen.setPushToTalk(pressed);
+        }
+    }
+
+    /** Stops the current reply as if the user had barged in (e.g. a stop button). */
+    public void interrupt() {
+        bargeIn();
+    }
+
+    /** Finished exchanges, oldest first (interrupted ones included, marked). */
+    public List<Exchange> history() {
+        return List.copyOf(history);
+    }
+
+    /** Whether a reply is being generated or played. */
+    public boolean isReplying() {
+        return current.get() != null;
+    }
+
+    /** Frames the capture dropped because the pipeline fell behind. */
+    public long droppedFrames() {
+        return source.droppedFrames();
+    }
+
+    private final class ListenHost implements ListenLoop.Host {
+        @Override
+        public boolean assistantActive() {
+            return current.get() != null || sink.isPlaying();
+        }
+
+        @Override
+        public void bargeIn() {
+            VoicePipeline.this.bargeIn();
+        }
+
+        @Override
+        public void userTurn(Transcript.Final text, long speechEnd, long finalStamp) {
+            onUserTurn(text, speechEnd, finalStamp);
+        }
+
+        @Override
+        public void level(double dbfs) {
+            fire(l -> l.level(dbfs));
+        }
+
+        @Override
+        public void partial(Transcript.Partial partial) {
+            fire(l -> l.partial(partial));
+        }
+
+        @Override
+        public void error(Throwable t) {
+            fire(l -> l.error(t));
+        }
+    }
+
+    private void onUserTurn(Transcript.Final text, long speechEnd, long finalStamp) {
+        long id = turnIds.incrementAndGet();
+        fire(l -> l.userTurn(id, text));
+        String words = text.text().replace("[unk]", "").strip();
+        if (words.isEmpty()) {
+            return;                 // silence or speech the recognizer could not match: no reply
+        }
+        bargeIn();                  // full duplex: a new turn replaces a running one
+        Turn t = new Turn(id, text.text(), speechEnd, finalStamp);
+        current.set(t);
+        if (!turns.offer(t)) {
+            current.compareAndSet(t, null);
+            fire(l -> l.error(new IllegalStateException("turn " + id + " dropped: the responder is " + turns.size() + " turns behind")));
+        }
+    }
+
+    private void bargeIn() {
+        Turn t = current.get();
+        if (t == null) {
+            if (sink.isPlaying()) {
+                sink.stopNow();
+            }
+            return;
+        }
+        t.interrupted = true;
+        t.cancel.cancel();
+        sink.stopNow();
+        t.lastSample = System.nanoTime();
+        fire(l -> l.bargeIn(t.id));
+        finish(t);
+    }
+
+    private void finish(Turn t) {
+        if (t.finished.compareAndSet(false, true)) {
+            if (t.lastSample < 0) {
+                t.lastSample = System.nanoTime();
+            }
+            current.compareAndSet(t, null);
+            Exchange e = t.exchange();
+            history.add(e);
+            LOG.log(System.Logger.Level.INFO, e.latency().toString());
+            fire(l -> l.turnFinished(e));
+        }
+    }
+
+    private void respondLoop() {
+        try {
+            while (running) {
+                Turn t = turns.take();
+                if (t == NO_MORE_TURNS) {
+                    return;
+                }
+                if (!t.cancel.isCancelled()) {
+                    respond(t);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void respond(Turn t) throws InterruptedException {
+        SentenceSplitter splitter = new SentenceSplitter(settings.clauseMinChars());
+        try {
+            responder.respond(t.userText, piece -> {
+                if (t.cancel.isCancelled() || piece == null || piece.isEmpty()) {
+                    return;
+                }
+                Turn.stampOnce(t.firstText);
+                t.appendReply(piece);
+                fire(l -> l.replyText(t.id, piece));
+                for (String s : splitter.feed(piece)) {
+                    sendSentence(t, s);
+                }
+            }, t.cancel);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            if (!t.cancel.isCancelled()) {
+                fire(l -> l.error(new IOException("the responder failed on turn " + t.id + ": " + e.getMessage(), e)));
+            }
+        }
+        if (t.cancel.isCancelled()) {
+            return;
+        }
+        for (String s : splitter.flush()) {
+            sendSentence(t, s);
+        }
+        putSpeech(new EndOfReply(t), t);
+    }
+
+    private void sendSentence(Turn t, String sentence) {
+        Turn.stampOnce(t.firstSentence);
+        try {
+            putSpeech(new Sentence(t, sentence), t);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            t.cancel.cancel();
+        }
+    }
+
+    /** Blocks while the speech queue is full, giving up when the turn is cancelled. */
+    private void putSpeech(SpeechItem item, Turn t) throws InterruptedException {
+        while (running && !t.cancel.isCancelled()) {
+            if (speech.offer(item, 50, TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        }
+    }
+
+    private void speakLoop() {
+        try {
+            while (running) {
+                switch (speech.take()) {
+                    case StopSpeaking s -> {
+                        return;
+                    }
+                    case Sentence s -> speak(s);
+                    case EndOfReply e -> {
+                        Turn t = e.turn();
+                        if (!t.cancel.isCancelled()) {
+                            sink.mark(() -> {
+                                if (!t.cancel.isCancelled()) {
+                                    t.lastSample = System.nanoTime();
+                                    finish(t);
+                                }
+                            });
+                        }
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void speak(Sentence s) throws InterruptedException {
+        Turn t = s.turn();
+        String text = normalizer.normalize(s.text());
+        if (t.cancel.isCancelled() || text.isBlank()) {
+            return;
+        }
+        boolean[] first = {true};
+        try {
+            synthesizer.synthesize(text, chunk -> {
+                try {
+                    if (first[0]) {
+                        first[0] = false;
+                        sink.mark(() -> {
+                            if (!t.cancel.isCancelled()) {
+                                Turn.stampOnce(t.firstAudio);
+                                t.spoken.add(s.text());
+                                fire(l -> l.speaking(t.id, s.text()));
+                            }
+                        });
+                    }
+                    if (t.cancel.isCancelled()) {
+                        return;
+                    }
+                    sink.play(chunk);
+                    if (t.cancel.isCancelled()) {
+                        // barge-in raced with this chunk; only this thread queues audio, so nothing newer is lost
+                        sink.stopNow();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    t.cancel.cancel();
+                }
+            }, t.cancel);
+        } catch (IOException | RuntimeException e) {
+            fire(l -> l.error(e));
+        }
+    }
+
+    private void fire(Consumer<VoiceListener> event) {
+        for (VoiceListener l : listeners) {
+            try {
+                event.accept(l);
+            } catch (RuntimeException e) {
+                // a listener's bug must not stop the voice loop
+                LOG.log(System.Logger.Level.WARNING, "voice listener failed", e);
+            }
+        }
+    }
+
+    /** Stops every thread and closes the source, recognizer, synthesizer and sink. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        boolean wasRunning = running;
+        running = false;
+        Turn t = current.get();
+        if (t != null) {
+            t.cancel.cancel();
+        }
+        IOException failure = null;
+        try {
+            sink.stopNow();
+            if (listen != null) {
+                listen.stop();
+            }
+            source.close();
+        } catch (IOException e) {
+            failure = e;
+        }
+        if (wasRunning) {
+            turns.clear();
+            turns.offer(NO_MORE_TURNS);
+            speech.clear();
+            speech.offer(new StopSpeaking());
+            join(listenThread);
+            join(respondThread);
+            join(speakThread);
+        }
+        if (stream != null) {
+            stream.close();
+        }
+        recognizer.close();
+        synthesizer.close();
+        try {
+            sink.close();
+        } catch (IOException e) {
+            failure = failure == null ? e : failure;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static void join(Thread th) {
+        if (th == null) {
+            return;
+        }
+        try {
+            th.join(3000);
+            if (th.isAlive()) {
+                th.interrupt();
+                th.join(2000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

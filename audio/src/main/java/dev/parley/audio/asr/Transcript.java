@@ -1,0 +1,30 @@
+package dev.parley.audio.asr;
+
+/**
+ * What the recognizer heard: a {@link Partial} hypothesis while the user is still speaking (for the
+ * live transcript), or the {@link Final} text of an utterance. Text is lower-case words separated
+ * by single spaces; empty means no speech; {@code [unk]} marks speech the model could not match.
+ */
+public sealed interface Transcript permits Transcript.Partial, Transcript.Final {
+    /** The recognized words. */
+    String text();
+
+    /** Whether there are no words. */
+    default boolean isEmpty() {
+        return text().isBlank();
+    }
+
+    /** A provisional hypothesis for the speech so far. */
+    record Partial(String text) implements Transcript {
+        public Partial {
+            text = text == null ? "" : text.strip();
+        }
+    }
+
+    /** The final text of one utterance. */
+    record Final(String text) implements Transcript {
+        public Final {
+            text = text == null ? "" : text.strip();
+        }
+    }
+}

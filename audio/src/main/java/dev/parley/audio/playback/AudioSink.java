@@ -1,0 +1,31 @@
+package dev.parley.audio.playback;
+
+import dev.parley.audio.PcmAudio;
+import java.io.IOException;
+
+/**
+ * Where synthesized speech goes: a speaker or a file. Audio is queued and played in order without
+ * overlaps or gaps; {@link #stopNow()} is the barge-in path.
+ */
+public interface AudioSink extends AutoCloseable {
+    /** Queues audio behind what is already queued; may block while the queue is full. */
+    void play(PcmAudio audio) throws InterruptedException;
+
+    /**
+     * Queues a callback that runs (on the sink's thread) once everything queued before it has been
+     * played out; callbacks dropped by {@link #stopNow()} run at once on the caller's thread.
+     */
+    void mark(Runnable callback) throws InterruptedException;
+
+    /** Stops playback at once: flushes the device and drops everything queued. */
+    void stopNow();
+
+    /** Whether audio is queued or still sounding. */
+    boolean isPlaying();
+
+    /** Total samples handed to the device so far (at the sink's own rate). */
+    long samplesWritten();
+
+    @Override
+    void close() throws IOException;
+}

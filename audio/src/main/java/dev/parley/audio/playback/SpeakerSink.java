@@ -1,0 +1,288 @@
+package dev.parley.audio.playback;
+
+import dev.parley.audio.PcmAudio;
+import dev.parley.audio.capture.Resampler;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sound.sampled.AudioFormat;
+import javax.sound.sampled.AudioSystem;
+import javax.sound.sampled.DataLine;
+import javax.sound.sampled.LineUnavailableException;
+import javax.sound.sampled.Mixer;
+import javax.sound.sampled.SourceDataLine;
+
+/**
+ * Plays audio through a Java Sound {@link SourceDataLine}, opened once and kept open. A writer
+ * thread takes chunks from a queue in order (so sentences neither overlap nor leave gaps) and writes
+ * them in {@value #PIECE_MILLIS} ms pieces, never more than {@value #LEAD_MILLIS} ms ahead of a
+ * real-time clock: devices with deep buffers (or none, like a file-backed ALSA device) then still
+ * stop within a piece when {@link #stopNow()} flushes the line and the queue.
+ */
+public final class SpeakerSink implements AudioSink {
+    static final int PIECE_MILLIS = 20;
+    static final int LEAD_MILLIS = 60;
+
+    private sealed interface Item permits Chunk, Marker, Shutdown {
+    }
+
+    private record Chunk(PcmAudio audio, long epoch) implements Item {
+    }
+
+    private record Marker(Runnable callback, long epoch) implements Item {
+    }
+
+    private record Shutdown() implements Item {
+    }
+
+    private final SourceDataLine line;
+    private final int sampleRate;
+    private final LinkedBlockingQueue<Item> queue;
+    private final Thread writer;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition wake = lock.newCondition();
+    private volatile long epoch;
+    private volatile boolean closed;
+    private volatile long busyEpoch = -1;   // epoch of the chunk the writer is inside, or -1
+    private long clockStart;                // nanoTime when the current run of audio started
+    private long clockFrames;               // frames written since clockStart
+    private volatile long totalFrames;
+    private Resampler resampler;
+
+    private SpeakerSink(SourceDataLine line, int queueChunks) {
+        this.line = line;
+        this.sampleRate = Math.round(line.getFormat().getSampleRate());
+        this.queue = new LinkedBlockingQueue<>(queueChunks);
+        line.start();
+        writer = Thread.ofPlatform().name("parley-playback").daemon().start(this::run);
+    }
+
+    /**
+     * Opens the output device ({@code mixerName}, or the default when null) for 16-bit mono audio at
+     * {@code sampleRate} (the synthesizer's rate); audio at other rates is resampled.
+     */
+    public static SpeakerSink open(String mixerName, int sampleRate) throws IOException {
+        Mixer mixer = null;
+        if (mixerName != null) {
+            List<String> names = new ArrayList<>();
+            for (Mixer.Info info : AudioSystem.getMixerInfo()) {
+                names.add(info.getName());
+                if (info.getName().equals(mixerName)) {
+                    mixer = AudioSystem.getMixer(info);
+                }
+            }
+            if (mixer == null) {
+                throw new IOException("no audio device named '" + mixerName + "': expected one of " + names);
+            }
+        }
+        Exception last = null;
+        for (int rate : new int[] {sampleRate, 48_000, 44_100, 16_000}) {
+            AudioFormat f = new AudioFormat(rate, 16, 1, true, false);
+            DataLine.Info info = new DataLine.Info(SourceDataLine.class, f);
+            try {
+                SourceDataLine l = (SourceDataLine) (mixer == null ? AudioSystem.getLine(info) : mixer.getLine(info));
+                l.open(f, rate / 10 * 2);     // 100 ms device buffer
+                return new SpeakerSink(l, 256);
+            } catch (LineUnavailableException | IllegalArgumentException | SecurityException e) {
+                last = e;
+            }
+        }
+        throw new IOException("cannot play on " + (mixerName == null ? "the default audio device" : "'" + mixerName + "'")
+                + ": expected a 16-bit mono output line but " + (last == null ? "found none" : "got: " + last.getMessage()), last);
+    }
+
+    /** Names of the mixers that can play audio (for a device chooser). */
+    public static List<String> playbackDevices() {
+        List<String> names = new ArrayList<>();
+        for (Mixer.Info info : AudioSystem.getMixerInfo()) {
+            if (AudioSystem.getMixer(info).getSourceLineInfo().length > 0) {
+                names.add(info.getName());
+            }
+        }
+        return names;
+    }
+
+    /** The device's sample rate. */
+    public int sampleRate() {
+        return sampleRate;
+    }
+
+    @Override
+    public void play(PcmAudio audio) throws InterruptedException {
+        ensureOpen();
+        if (audio.length() > 0) {
+            queue.put(new Chunk(audio, epoch));
+        }
+    }
+
+    @Override
+    public void mark(Runnable callback) throws InterruptedException {
+        ensureOpen();
+        queue.put(new Marker(callback, epoch));
+    }
+
+    @Override
+    public void stopNow() {
+        List<Item> dropped = new ArrayList<>();
+        lock.lock();
+        try {
+            epoch++;
+            queue.drainTo(dropped);
+            line.stop();
+            line.flush();
+            line.start();
+            clockFrames = 0;
+            clockStart = System.nanoTime();
+            if (resampler != null) {
+                resampler.reset();
+            }
+            wake.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        for (Item i : dropped) {
+            if (i instanceof Marker m) {
+                m.callback().run();
+            }
+        }
+    }
+
+    @Override
+    public boolean isPlaying() {
+        if (busyEpoch == epoch || !queue.isEmpty()) {
+            return true;
+        }
+        lock.lock();
+        try {
+            return clockFrames > 0 && System.nanoTime() < clockStart + framesToNanos(clockFrames);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public long samplesWritten() {
+        return totalFrames;
+    }
+
+    private void run() {
+        try {
+            while (true) {
+                Item item = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (item == null) {
+                    if (closed) {
+                        return;
+                    }
+                    continue;
+                }
+                switch (item) {
+                    case Shutdown s -> {
+                        return;
+                    }
+                    case Marker m -> {
+                        if (m.epoch() == epoch) {
+                            awaitPlayedOut(m.epoch());
+                        }
+                        m.callback().run();
+                    }
+                    case Chunk c -> {
+                        if (c.epoch() == epoch) {
+                            busyEpoch = c.epoch();
+                            try {
+                                writeChunk(c);
+                            } finally {
+                                busyEpoch = -1;
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void writeChunk(Chunk c) throws InterruptedException {
+        PcmAudio a = c.audio();
+        if (a.sampleRate() != sampleRate) {
+            if (resampler == null || resampler.inRate() != a.sampleRate()) {
+                resampler = new Resampler(a.sampleRate(), sampleRate);
+            }
+            a = new PcmAudio(resampler.process(a.samples(), 0, a.length()), sampleRate);
+        }
+        byte[] bytes = a.toLittleEndianBytes();
+        int pieceBytes = sampleRate * PIECE_MILLIS / 1000 * 2;
+        for (int off = 0; off < bytes.length; off += pieceBytes) {
+            int n = Math.min(pieceBytes, bytes.length - off);
+            lock.lock();
+            try {
+                if (c.epoch() != epoch) {
+                    return;
+                }
+                long now = System.nanoTime();
+                if (clockFrames == 0 || now > clockStart + framesToNanos(clockFrames)) {
+                    clockStart = now;        // idle or underrun: restart the clock
+                    clockFrames = 0;
+                }
+                long ahead;
+                while (c.epoch() == epoch
+                        && (ahead = clockStart + framesToNanos(clockFrames) - System.nanoTime()) > LEAD_MILLIS * 1_000_000L) {
+                    wake.awaitNanos(ahead - LEAD_MILLIS * 1_000_000L);
+                }
+                if (c.epoch() != epoch) {
+                    return;
+                }
+                clockFrames += n / 2;
+            } finally {
+                lock.unlock();
+            }
+            line.write(bytes, off, n);
+            totalFrames += n / 2;
+        }
+    }
+
+    /** Waits until the clock has passed the end of everything written (or a stop). */
+    private void awaitPlayedOut(long markerEpoch) throws InterruptedException {
+        lock.lock();
+        try {
+            long left;
+            while (markerEpoch == epoch && clockFrames > 0
+                    && (left = clockStart + framesToNanos(clockFrames) - System.nanoTime()) > 0) {
+                wake.awaitNanos(left);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long framesToNanos(long frames) {
+        return frames * 1_000_000_000L / sampleRate;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the speaker sink is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stopNow();
+        queue.offer(new Shutdown());
+        try {
+            writer.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        line.stop();
+        line.close();
+    }
+}

@@ -1,0 +1,151 @@
+package dev.parley.audio.text;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Cuts a stream of text pieces (tokens from the language model) into sentences as soon as each is
+ * complete, so speech can start before the reply is finished. A sentence ends at {@code . ! ?} or an
+ * ellipsis (with any closing quotes or brackets) followed by white space, or at a line break; a
+ * period after a known abbreviation ("Dr.", "e.g.", "U.S."), an initial ("J.") or inside a number
+ * ("3.14") does not end one, nor does an ellipsis or period followed by a lower-case word. A long
+ * sentence is cut early at a clause boundary ({@code , ; :} or a dash followed by a space) once the
+ * clause is at least {@code clauseMinChars} long. Not thread-safe.
+ */
+public final class SentenceSplitter {
+    /** The clause length above which a comma may end a piece. */
+    public static final int DEFAULT_CLAUSE_MIN_CHARS = 60;
+
+    private static final Set<String> ABBREVIATIONS = Set.of(
+            "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "ft", "vs", "etc", "e.g", "i.e", "cf", "approx",
+            "no", "nos", "inc", "ltd", "co", "corp", "dept", "est", "fig", "vol", "p", "pp", "gen", "gov", "sen", "rep",
+            "rev", "lt", "col", "capt", "sgt", "u.s", "u.k", "u.s.a", "a.m", "p.m", "jan", "feb", "mar", "apr", "jun",
+            "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "ave", "blvd",
+            "min", "max", "misc", "al");
+    private static final String CLOSERS = "\"'”’)]»";
+
+    private final int clauseMinChars;
+    private final StringBuilder buf = new StringBuilder();
+
+    public SentenceSplitter() {
+        this(DEFAULT_CLAUSE_MIN_CHARS);
+    }
+
+    public SentenceSplitter(int clauseMinChars) {
+        if (clauseMinChars < 1) {
+            throw new IllegalArgumentException("expected a positive clause length but found " + clauseMinChars);
+        }
+        this.clauseMinChars = clauseMinChars;
+    }
+
+    /** Adds a piece of text and returns the sentences (or long clauses) it completed, in order. */
+    public List<String> feed(String piece) {
+        List<String> out = new ArrayList<>();
+        if (piece == null || piece.isEmpty()) {
+            return out;
+        }
+        buf.append(piece);
+        int end;
+        while ((end = findBoundary()) > 0) {
+            emit(buf.substring(0, end), out);
+            buf.delete(0, end);
+        }
+        return out;
+    }
+
+    /** Returns whatever is left (the reply ended) and empties the splitter. */
+    public List<String> flush() {
+        List<String> out = new ArrayList<>();
+        emit(buf.toString(), out);
+        buf.setLength(0);
+        return out;
+    }
+
+    /** Drops buffered text (the reply was cancelled). */
+    public void reset() {
+        buf.setLength(0);
+    }
+
+    private static void emit(String s, List<String> out) {
+        String t = s.strip();
+        boolean hasWordChar = t.codePoints().anyMatch(Character::isLetterOrDigit);
+        if (hasWordChar) {
+            out.add(t);
+        }
+    }
+
+    /** End index (exclusive) of the first complete sentence or long clause in buf, or -1. */
+    private int findBoundary() {
+        int n = buf.length();
+        for (int i = 0; i < n; i++) {
+            char c = buf.charAt(i);
+            if (c == '\n') {
+                if (!buf.substring(0, i).isBlank()) {
+                    return i + 1;
+                }
+                continue;
+            }
+            if (c == '.' || c == '!' || c == '?' || c == '…') {
+                int j = i;
+                while (j + 1 < n && isTerminator(buf.charAt(j + 1))) {
+                    j++;
+                }
+                while (j + 1 < n && CLOSERS.indexOf(buf.charAt(j + 1)) >= 0) {
+                    j++;
+                }
+                if (j + 1 >= n) {
+                    return -1;       // need the next character to decide
+                }
+                if (!Character.isWhitespace(buf.charAt(j + 1))) {
+                    i = j;
+                    continue;        // "3.14", "e.g.x", "!?" inside a word
+                }
+                String run = buf.substring(i, j + 1);
+                boolean strong = run.indexOf('!') >= 0 || run.indexOf('?') >= 0;
+                if (!strong) {
+                    int next = j + 1;
+                    while (next < n && Character.isWhitespace(buf.charAt(next)) && buf.charAt(next) != '\n') {
+                        next++;
+                    }
+                    if (next >= n) {
+                        return -1;   // need the next word to rule out "e.g. foo" / "... and"
+                    }
+                    boolean lowerNext = Character.isLowerCase(buf.charAt(next));
+                    boolean ellipsis = run.startsWith("...") || run.startsWith("…");
+                    if (lowerNext || (!ellipsis && run.charAt(0) == '.' && isAbbreviation(i))) {
+                        i = j;
+                        continue;
+                    }
+                }
+                return j + 1;
+            }
+            if ((c == ',' || c == ';' || c == ':' || c == '—' || c == '–') && i >= clauseMinChars
+                    && i + 1 < n && Character.isWhitespace(buf.charAt(i + 1))) {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isTerminator(char c) {
+        return c == '.' || c == '!' || c == '?' || c == '…';
+    }
+
+    /** Whether the word ending just before the period at {@code dot} is an abbreviation or initial. */
+    private boolean isAbbreviation(int dot) {
+        int start = dot;
+        while (start > 0 && !Character.isWhitespace(buf.charAt(start - 1)) && "\"'“‘([".indexOf(buf.charAt(start - 1)) < 0) {
+            start--;
+        }
+        String word = buf.substring(start, dot);
+        if (word.isEmpty()) {
+            return false;
+        }
+        if (word.length() == 1 && Character.isUpperCase(word.charAt(0))) {
+            return true;     // an initial: "J. R. R. Tolkien"
+        }
+        return ABBREVIATIONS.contains(word.toLowerCase(Locale.ROOT));
+    }
+}

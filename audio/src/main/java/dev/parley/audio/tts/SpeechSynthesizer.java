@@ -1,0 +1,41 @@
+package dev.parley.audio.tts;
+
+import dev.parley.audio.CancellationSignal;
+import dev.parley.audio.PcmAudio;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Text to speech. Implementations are made once (they are slow to start) and shared; text should
+ * already be normalised for speaking ({@link dev.parley.audio.text.SpeechNormalizer}).
+ */
+public interface SpeechSynthesizer extends AutoCloseable {
+    /** Sample rate of the audio this synthesizer produces. */
+    int sampleRate();
+
+    /**
+     * Speaks {@code text}, handing mono 16-bit audio to {@code chunks} as soon as each piece is ready
+     * (the first piece arrives long before the whole text is rendered). Stops early, without error,
+     * once {@code cancel} is cancelled. Blank text produces nothing.
+     */
+    void synthesize(String text, Consumer<PcmAudio> chunks, CancellationSignal cancel) throws IOException;
+
+    /** Speaks {@code text} into one clip. */
+    default PcmAudio synthesize(String text) throws IOException {
+        List<PcmAudio> parts = new ArrayList<>();
+        synthesize(text, parts::add, new CancellationSignal());
+        int n = parts.stream().mapToInt(PcmAudio::length).sum();
+        short[] all = new short[n];
+        int p = 0;
+        for (PcmAudio a : parts) {
+            System.arraycopy(a.samples(), 0, all, p, a.length());
+            p += a.length();
+        }
+        return new PcmAudio(all, sampleRate());
+    }
+
+    @Override
+    void close();
+}

@@ -1,0 +1,105 @@
+package dev.parley.audio.text;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class SentenceSplitterTest {
+    /** Feeds the text in word-sized pieces (as tokens arrive) and collects everything. */
+    private static List<String> split(String text) {
+        SentenceSplitter s = new SentenceSplitter();
+        List<String> out = new ArrayList<>();
+        for (String piece : text.split("(?<= )")) {
+            out.addAll(s.feed(piece));
+        }
+        out.addAll(s.flush());
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiterString = "=>", textBlock = """
+        Hello there. How are you? => Hello there.|How are you?
+        Wow! Really? Yes. => Wow!|Really?|Yes.
+        Dr. Smith is here. He is early. => Dr. Smith is here.|He is early.
+        Use a tool, e.g. a hammer. Then rest. => Use a tool, e.g. a hammer.|Then rest.
+        I moved to the U.S. in May. It was fun. => I moved to the U.S. in May.|It was fun.
+        Pi is 3.14 roughly. Next. => Pi is 3.14 roughly.|Next.
+        Well... let me think. OK. => Well... let me think.|OK.
+        Hmm... Maybe later. => Hmm...|Maybe later.
+        He said "stop." Then he left. => He said "stop."|Then he left.
+        (This is an aside.) And more. => (This is an aside.)|And more.
+        J. R. R. Tolkien wrote it. Yes. => J. R. R. Tolkien wrote it.|Yes.
+        It costs $3.50 at 7 p.m. today. Fine. => It costs $3.50 at 7 p.m. today.|Fine.
+        Really?! Wow. => Really?!|Wow.
+        """)
+    void splitsSentences(String text, String expected) {
+        assertEquals(List.of(expected.split("\\|")), split(text));
+    }
+
+    @Test
+    void emitsASentenceAsSoonAsTheNextWordShowsItIsComplete() {
+        SentenceSplitter s = new SentenceSplitter();
+        assertEquals(List.of(), s.feed("The answer"));
+        assertEquals(List.of(), s.feed(" is four."));     // could still be "four.5" or "e.g. x"
+        assertEquals(List.of(), s.feed(" "));
+        assertEquals(List.of("The answer is four."), s.feed("Anything"));
+        assertEquals(List.of(), s.feed(" else?"));
+        assertEquals(List.of("Anything else?"), s.feed(" "));
+        assertEquals(List.of(), s.flush());
+    }
+
+    @Test
+    void questionAndExclamationNeedOnlyTheFollowingSpace() {
+        SentenceSplitter s = new SentenceSplitter();
+        assertEquals(List.of(), s.feed("Ready?"));
+        assertEquals(List.of("Ready?"), s.feed(" "));
+    }
+
+    @Test
+    void decimalSplitAcrossTokensStaysTogether() {
+        SentenceSplitter s = new SentenceSplitter();
+        List<String> out = new ArrayList<>();
+        for (String p : new String[] {"It is 3", ".", "14", " today", ".", " Ok", "."}) {
+            out.addAll(s.feed(p));
+        }
+        out.addAll(s.flush());
+        assertEquals(List.of("It is 3.14 today.", "Ok."), out);
+    }
+
+    @Test
+    void longSentenceIsCutAtAClauseOnceLongEnough() {
+        String text = "When you have finished preparing all of the vegetables for the soup, put them in the pot, "
+                + "then simmer. Short, sweet.";
+        List<String> out = split(text);
+        assertEquals(List.of("When you have finished preparing all of the vegetables for the soup,",
+                "put them in the pot, then simmer.", "Short, sweet."), out);
+        assertTrue(out.get(0).length() > SentenceSplitter.DEFAULT_CLAUSE_MIN_CHARS);
+    }
+
+    @Test
+    void lineBreaksEndListItemsAndBlankPiecesVanish() {
+        assertEquals(List.of("- first item", "- second item", "Done."), split("- first item\n- second item\n\nDone."));
+        assertEquals(List.of(), split("  ...  "));
+    }
+
+    @Test
+    void numberWithCommasIsNotAClause() {
+        SentenceSplitter s = new SentenceSplitter(10);
+        List<String> out = new ArrayList<>(s.feed("There are 1,000,000 people here"));
+        out.addAll(s.flush());
+        assertEquals(List.of("There are 1,000,000 people here"), out);
+    }
+
+    @Test
+    void resetDropsPendingText() {
+        SentenceSplitter s = new SentenceSplitter();
+        s.feed("half a sent");
+        s.reset();
+        assertEquals(List.of(), s.flush());
+    }
+}
