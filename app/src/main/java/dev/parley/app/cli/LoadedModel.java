@@ -1,8 +1,10 @@
 package dev.parley.app.cli;
 
 import dev.parley.engine.generate.CachedSession;
+import dev.parley.engine.generate.Conversation;
 import dev.parley.engine.model.LlamaModel;
 import dev.parley.engine.model.ModelOptions;
+import dev.parley.engine.tokenizer.ChatTemplate;
 import dev.parley.engine.tokenizer.Tokenizer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,6 +43,12 @@ public record LoadedModel(LlamaModel model, Tokenizer tokenizer) implements Auto
     /** A session with {@code requested} positions, capped at the model's context. */
     public CachedSession newSession(int requested) {
         return new CachedSession(model.newSession(Math.min(requested, model.config().contextLength())));
+    }
+
+    /** A chat on {@code session} with the model's own chat template (or a generic one); {@code system} may be null. */
+    public Conversation newConversation(CachedSession session, String system) throws IOException {
+        ChatTemplate template = ChatTemplate.detect(model.gguf().getString("tokenizer.chat_template", null));
+        return new Conversation(tokenizer, template, session, system);
     }
 
     @Override

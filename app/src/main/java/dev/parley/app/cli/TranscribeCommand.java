@@ -5,10 +5,6 @@ import dev.parley.audio.asr.RecognitionStream;
 import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.capture.WavFileSource;
-import dev.parley.models.catalog.CatalogEntry;
-import dev.parley.models.catalog.EntryKind;
-import dev.parley.models.store.ModelStore;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -41,7 +37,7 @@ final class TranscribeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PcmAudio audio = WavFileSource.load(file, WavFileSource.DEFAULT_RATE);
-        Path dir = voskModel != null ? voskModel : defaultModel();
+        Path dir = VoskModelChoice.choose(voskModel, storeArgs);
         try (VoskRecognizer vosk = VoskRecognizer.load(dir);
              RecognitionStream stream = vosk.openStream(audio.sampleRate())) {
             StringBuilder text = new StringBuilder();
@@ -62,19 +58,6 @@ final class TranscribeCommand implements Callable<Integer> {
             terminal.out().println(text);
         }
         return 0;
-    }
-
-    private Path defaultModel() throws Exception {
-        ModelStore store = storeArgs.store();
-        CatalogEntry entry = storeArgs.catalog().entries(EntryKind.ASR).stream()
-                .filter(CatalogEntry::isDefault).findFirst()
-                .orElseThrow(() -> new UsageException("no default speech model in the catalog: pass --vosk-model DIR"));
-        Path dir = store.pathFor(entry);
-        if (!Files.isDirectory(dir)) {
-            throw new UsageException("no Vosk model installed at " + dir + ": run 'parley models pull " + entry.id()
-                    + "' or pass --vosk-model DIR");
-        }
-        return dir;
     }
 
     private static void append(StringBuilder sb, String words) {

@@ -1,0 +1,184 @@
+package dev.parley.app.cli;
+
+import dev.parley.app.voice.EngineResponder;
+import dev.parley.app.voice.ScriptedSpeechSource;
+import dev.parley.audio.VoicePipeline;
+import dev.parley.audio.VoiceSettings;
+import dev.parley.audio.asr.VoskRecognizer;
+import dev.parley.audio.capture.AudioSource;
+import dev.parley.audio.capture.MicrophoneSource;
+import dev.parley.audio.capture.RealTimeSource;
+import dev.parley.audio.capture.WavFileSource;
+import dev.parley.audio.playback.AudioSink;
+import dev.parley.audio.playback.SpeakerSink;
+import dev.parley.audio.playback.WavFileSink;
+import dev.parley.audio.tts.MaryTtsSynthesizer;
+import dev.parley.engine.generate.CachedSession;
+import dev.parley.engine.sampling.Sampler;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code parley talk}: the whole voice loop in a terminal: microphone, Vosk, the engine, MaryTTS,
+ * speaker; partial transcripts on stderr, the conversation and each turn's stage latencies on stdout.
+ */
+@Command(name = "talk", mixinStandardHelpOptions = true, defaultValueProvider = OptionDefaults.Chat.class,
+        description = {"Talks with the model: speak, and it answers aloud (microphone -> Vosk -> model -> MaryTTS -> speaker).",
+            "Half-duplex: there is no echo cancellation, so speaking over a reply interrupts it (use headphones).",
+            "Prints partial transcripts (stderr), your words, the reply and the latency of each stage after each turn.",
+            "Ctrl-D or /exit ends it; with --push-to-talk, Enter starts and Enter ends your turn.",
+            "Typed chat works without audio: parley chat."})
+final class TalkCommand implements Callable<Integer> {
+    private final Terminal terminal;
+
+    @Mixin
+    ModelArgs modelArgs;
+
+    @Mixin
+    SamplingArgs samplingArgs;
+
+    @Mixin
+    StoreArgs storeArgs;
+
+    @Option(names = {"-s", "--system"}, paramLabel = "TEXT", description = "The system message.")
+    String system;
+
+    @Option(names = {"-n", "--max-tokens"}, paramLabel = "N", defaultValue = "128",
+            description = "At most N tokens per answer (default: ${DEFAULT-VALUE}).")
+    int maxTokens;
+
+    @Option(names = "--vosk-model", paramLabel = "DIR",
+            description = "Vosk model folder (default: the catalog's default speech model in the model store).")
+    Path voskModel;
+
+    @Option(names = "--voice", paramLabel = "NAME", defaultValue = MaryTtsSynthesizer.DEFAULT_VOICE,
+            description = "MaryTTS voice (default: ${DEFAULT-VALUE}).")
+    String voice;
+
+    @Option(names = "--input-device", paramLabel = "NAME", description = "Capture device (a Java Sound mixer name; default: the system's).")
+    String inputDevice;
+
+    @Option(names = "--output-device", paramLabel = "NAME", description = "Playback device (a Java Sound mixer name; default: the system's).")
+    String outputDevice;
+
+    @Option(names = "--push-to-talk", description = "Your turn is what you say between two presses of Enter (default: hands-free).")
+    boolean pushToTalk;
+
+    @Option(names = "--end-silence", paramLabel = "MS", defaultValue = "600",
+            description = "Hands-free: the silence that ends your turn, in ms (default: ${DEFAULT-VALUE}).")
+    int endSilence;
+
+    @Option(names = "--input", paramLabel = "FILE.wav",
+            description = "Say this recording instead of listening to the microphone (played in real time; for demos and tests).")
+    Path input;
+
+    @Option(names = "--out", paramLabel = "FILE.wav", description = "Write the spoken replies to this WAV file instead of playing them.")
+    Path out;
+
+    TalkCommand(Terminal terminal) {
+        this.terminal = terminal;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (maxTokens < 1) {
+            throw new UsageException("--max-tokens must be at least 1, found " + maxTokens);
+        }
+        if (endSilence < 100 || endSilence > 10_000) {
+            throw new UsageException("--end-silence must be 100..10000 ms, found " + endSilence);
+        }
+        if (input != null && pushToTalk) {
+            throw new UsageException("--push-to-talk needs a microphone: leave it out with --input");
+        }
+        VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(endSilence)
+                .withMode(pushToTalk ? VoiceSettings.Mode.PUSH_TO_TALK : VoiceSettings.Mode.HANDS_FREE);
+        Path voskDir = VoskModelChoice.choose(voskModel, storeArgs);
+        ScriptedSpeechSource script = input == null ? null
+                : new ScriptedSpeechSource(List.of(WavFileSource.load(input, WavFileSource.DEFAULT_RATE)), endSilence + 600, false);
+        Sampler sampler = Sampler.create(samplingArgs.settings());
+        try (LoadedModel loaded = LoadedModel.open(modelArgs);
+             CachedSession session = loaded.newSession(modelArgs.context())) {
+            if (loaded.model().gguf().getBoolean("parley.synth", false)) {
+                terminal.err().println("parley: DEMO MODEL: " + modelArgs.model().getFileName()
+                        + " has random weights, so its answers are nonsense");
+            }
+            EngineResponder responder = new EngineResponder(loaded.newConversation(session, system), sampler, maxTokens);
+            VoskRecognizer vosk = VoskRecognizer.load(voskDir);
+            MaryTtsSynthesizer tts;
+            try {
+                tts = MaryTtsSynthesizer.start(voice);
+            } catch (IOException | RuntimeException e) {
+                vosk.close();
+                throw e;
+            }
+            AudioSource source = null;
+            AudioSink sink = null;
+            try {
+                source = script != null ? new RealTimeSource(script) : openMicrophone();
+                sink = out != null ? new WavFileSink(out, tts.sampleRate()) : openSpeaker(tts.sampleRate());
+            } catch (IOException | RuntimeException e) {
+                if (source != null) {
+                    source.close();
+                }
+                vosk.close();
+                tts.close();
+                throw e;
+            }
+            VoiceTurnPrinter printer = new VoiceTurnPrinter(terminal.out(), terminal.err());
+            try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings)) {
+                pipeline.addListener(printer);
+                pipeline.start();
+                terminal.err().println("parley: listening" + (pushToTalk ? " (press Enter to talk, Enter again to end your turn)" : "")
+                        + "; half-duplex, no echo cancellation: speaking over a reply interrupts it");
+                if (script != null) {
+                    script.awaitEnd();
+                    if (!printer.awaitReplies(120_000)) {
+                        terminal.err().println("parley: gave up waiting for the last reply");
+                    }
+                } else {
+                    readControls(pipeline);
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** Reads stdin until end of input or /exit: Enter toggles push-to-talk. */
+    private void readControls(VoicePipeline pipeline) throws IOException {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(terminal.in(), StandardCharsets.UTF_8));
+        boolean pressed = false;
+        String line;
+        while ((line = reader.readLine()) != null && !line.strip().equals("/exit") && !line.strip().equals("/quit")) {
+            if (pushToTalk) {
+                pressed = !pressed;
+                pipeline.pushToTalk(pressed);
+                terminal.err().println(pressed ? "parley: talking... (Enter ends your turn)" : "parley: turn ended");
+            }
+        }
+    }
+
+    private AudioSource openMicrophone() {
+        try {
+            MicrophoneSource.Options options = MicrophoneSource.Options.defaults();
+            return MicrophoneSource.open(inputDevice == null ? options : options.withMixer(inputDevice));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UsageException("no microphone (" + e.getMessage() + "): use --input FILE.wav, or type with 'parley chat'", e);
+        }
+    }
+
+    private AudioSink openSpeaker(int rate) {
+        try {
+            return SpeakerSink.open(outputDevice, rate);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UsageException("cannot play sound (" + e.getMessage() + "): use --out FILE.wav, or type with 'parley chat'", e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.parley.app.voice;
+
+import dev.parley.audio.CancellationSignal;
+import dev.parley.audio.Responder;
+import dev.parley.engine.generate.CancellationToken;
+import dev.parley.engine.generate.Conversation;
+import dev.parley.engine.generate.GenerationResult;
+import dev.parley.engine.generate.StopReason;
+import dev.parley.engine.generate.TokenEvent;
+import dev.parley.engine.sampling.Sampler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The voice loop's {@link Responder} backed by the language-model engine: each spoken turn is a
+ * turn of one {@link Conversation} (the KV cache is kept between turns), its text is streamed piece
+ * by piece as tokens are decoded, and the loop's {@link CancellationSignal} (barge-in) cancels the
+ * engine's {@link CancellationToken}, which the generator checks before every step. An interrupted
+ * reply stays in the conversation with the text generated so far and is listed in {@link #replies()}
+ * marked interrupted.
+ */
+public final class EngineResponder implements Responder {
+    private final Conversation conversation;
+    private final Sampler sampler;
+    private final int maxTokens;
+    private final List<SpokenReply> replies = new ArrayList<>();
+
+    /**
+     * @param conversation the chat the spoken turns join (used from the voice loop's responder thread only)
+     * @param sampler      how tokens are chosen
+     * @param maxTokens    at most this many tokens per reply
+     */
+    public EngineResponder(Conversation conversation, Sampler sampler, int maxTokens) {
+        if (maxTokens < 1) {
+            throw new IllegalArgumentException("expected at least 1 token per reply but found " + maxTokens);
+        }
+        this.conversation = conversation;
+        this.sampler = sampler;
+        this.maxTokens = maxTokens;
+    }
+
+    @Override
+    public void respond(String userText, Consumer<String> textPieces, CancellationSignal cancel) {
+        CancellationToken token = new CancellationToken();
+        cancel.onCancel(token::cancel);
+        GenerationResult result;
+        synchronized (conversation) {
+            result = conversation.reply(userText, sampler, maxTokens, token, event -> {
+                String text = switch (event) {
+                    case TokenEvent.Token t -> t.text();
+                    case TokenEvent.Text t -> t.text();
+                    case TokenEvent.Done d -> "";
+                };
+                if (!text.isEmpty() && !token.isCancelled()) {
+                    textPieces.accept(text);
+                }
+            });
+        }
+        boolean interrupted = result.reason() == StopReason.CANCELLED || cancel.isCancelled();
+        synchronized (replies) {
+            replies.add(new SpokenReply(userText, result.text(), result.reason(), result.stats().generatedTokens(),
+                    interrupted));
+        }
+    }
+
+    /** The replies so far, oldest first; interrupted ones are marked. */
+    public List<SpokenReply> replies() {
+        synchronized (replies) {
+            return List.copyOf(replies);
+        }
+    }
+
+    /** The conversation the spoken turns are part of. */
+    public Conversation conversation() {
+        return conversation;
+    }
+}
