@@ -101,6 +101,7 @@ final class TalkCommand implements Callable<Integer> {
         VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(endSilence)
                 .withMode(pushToTalk ? VoiceSettings.Mode.PUSH_TO_TALK : VoiceSettings.Mode.HANDS_FREE);
         Path voskDir = VoskModelChoice.choose(voskModel, storeArgs);
+        VoskRecognizer.checkModelFolder(voskDir);
         ScriptedSpeechSource script = input == null ? null
                 : new ScriptedSpeechSource(List.of(WavFileSource.load(input, WavFileSource.DEFAULT_RATE)), endSilence + 600, false);
         Sampler sampler = Sampler.create(samplingArgs.settings());
@@ -111,6 +112,7 @@ final class TalkCommand implements Callable<Integer> {
                         + " has random weights, so its answers are nonsense");
             }
             EngineResponder responder = new EngineResponder(loaded.newConversation(session, system), sampler, maxTokens);
+            responder.warmUp();
             VoskRecognizer vosk = VoskRecognizer.load(voskDir);
             MaryTtsSynthesizer tts;
             try {

@@ -10,6 +10,7 @@ import dev.parley.engine.generate.TokenEvent;
 import dev.parley.engine.sampling.Sampler;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -25,6 +26,7 @@ public final class EngineResponder implements Responder {
     private final Sampler sampler;
     private final int maxTokens;
     private final List<SpokenReply> replies = new ArrayList<>();
+    private final List<Consumer<SpokenReply>> replyListeners = new CopyOnWriteArrayList<>();
 
     /**
      * @param conversation the chat the spoken turns join (used from the voice loop's responder thread only)
@@ -58,9 +60,30 @@ public final class EngineResponder implements Responder {
             });
         }
         boolean interrupted = result.reason() == StopReason.CANCELLED || cancel.isCancelled();
+        SpokenReply reply = new SpokenReply(userText, result.text(), result.reason(), result.stats().generatedTokens(),
+                interrupted);
         synchronized (replies) {
-            replies.add(new SpokenReply(userText, result.text(), result.reason(), result.stats().generatedTokens(),
-                    interrupted));
+            replies.add(reply);
+        }
+        for (Consumer<SpokenReply> l : replyListeners) {
+            l.accept(reply);
+        }
+    }
+
+    /** Calls {@code listener} (on the responder's thread) each time a generation ended, cancelled or not. */
+    public void addReplyListener(Consumer<SpokenReply> listener) {
+        replyListeners.add(listener);
+    }
+
+    /**
+     * Runs one short throwaway generation and forgets it, so that the first spoken turn does not pay
+     * for the JIT compiling the engine (seconds on a cold JVM). Call it before the loop starts.
+     */
+    public void warmUp() {
+        synchronized (conversation) {
+            conversation.reply("Hello.", sampler, 32, new CancellationToken(), event -> { });
+            conversation.reset();
+            sampler.reset();
         }
     }
 

@@ -126,7 +126,26 @@ public final class SentenceSplitter {
                 return i + 1;
             }
         }
-        return -1;
+        return n >= maxChars() ? forcedBoundary() : -1;
+    }
+
+    /**
+     * Text this long without a sentence or clause end is cut at its last space anyway, so a reply
+     * without punctuation (a list, code, a model rambling) does not keep everything from being spoken
+     * until it ends.
+     */
+    private int maxChars() {
+        return clauseMinChars * 4;
+    }
+
+    private int forcedBoundary() {
+        int max = maxChars();
+        for (int i = max - 1; i >= clauseMinChars; i--) {
+            if (Character.isWhitespace(buf.charAt(i))) {
+                return i + 1;
+            }
+        }
+        return max;      // one very long "word": cut it
     }
 
     private static boolean isTerminator(char c) {

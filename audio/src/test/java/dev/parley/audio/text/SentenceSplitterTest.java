@@ -1,6 +1,7 @@
 package dev.parley.audio.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -39,6 +40,23 @@ class SentenceSplitterTest {
         """)
     void splitsSentences(String text, String expected) {
         assertEquals(List.of(expected.split("\\|")), split(text));
+    }
+
+    @Test
+    void textWithoutPunctuationIsCutAtASpaceOnceItIsLong() {
+        SentenceSplitter s = new SentenceSplitter(20);
+        List<String> out = new ArrayList<>();
+        String words = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ";
+        for (String piece : words.split("(?<= )")) {
+            out.addAll(s.feed(piece));
+        }
+        assertFalse(out.isEmpty(), "a long run without punctuation was sent on before the end");
+        for (String piece : out) {
+            assertTrue(piece.length() <= 80 && piece.length() >= 20, piece);
+            assertFalse(piece.matches(".*\\S$") && !words.contains(piece + " "), "cut between words: " + piece);
+        }
+        out.addAll(s.flush());
+        assertEquals(words.strip(), String.join(" ", out), "nothing lost or doubled");
     }
 
     @Test

@@ -89,6 +89,7 @@ final class VoiceBenchCommand implements Callable<Integer> {
         if (turns < 1 || maxTokens < 1) {
             throw new UsageException("--turns and --max-tokens must be at least 1, found " + turns + " and " + maxTokens);
         }
+        VoskRecognizer.checkModelFolder(voskModel);
         List<PcmAudio> utterances = utterances();
         PrintStream err = terminal.err();
         PrintStream stdout = terminal.out();
@@ -99,6 +100,7 @@ final class VoiceBenchCommand implements Callable<Integer> {
              CachedSession session = loaded.newSession(modelArgs.context())) {
             EngineResponder responder = new EngineResponder(loaded.newConversation(session, null),
                     Sampler.create(samplingArgs.settings()), maxTokens);
+            responder.warmUp();
             long t0 = System.nanoTime();
             VoskRecognizer vosk = VoskRecognizer.load(voskModel);
             MaryTtsSynthesizer tts;
@@ -188,9 +190,9 @@ final class VoiceBenchCommand implements Callable<Integer> {
         public void turnFinished(Exchange e) {
             latencies.add(e.latency());
             TurnLatency l = e.latency();
-            out.printf(Locale.ROOT, "turn=%d heard=\"%s\" reply_chars=%d final_transcript_ms=%.0f first_token_ms=%.0f "
+            out.printf(Locale.ROOT, "turn=%d heard=\"%s\" reply_chars=%d first_sentence_chars=%d final_transcript_ms=%.0f first_token_ms=%.0f "
                             + "first_sentence_ms=%.0f first_audio_ms=%.0f last_sample_ms=%.0f%n",
-                    e.turn(), e.userText(), e.replyText().length(),
+                    e.turn(), e.userText(), e.replyText().length(), e.spoken().isEmpty() ? 0 : e.spoken().getFirst().length(),
                     l.millisAfterSpeechEnd(TurnLatency.Stage.FINAL_TRANSCRIPT), l.millisAfterSpeechEnd(TurnLatency.Stage.FIRST_TEXT),
                     l.millisAfterSpeechEnd(TurnLatency.Stage.FIRST_SENTENCE), l.millisAfterSpeechEnd(TurnLatency.Stage.FIRST_AUDIO),
                     l.millisAfterSpeechEnd(TurnLatency.Stage.LAST_SAMPLE));

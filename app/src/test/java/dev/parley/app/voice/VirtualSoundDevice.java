@@ -1,0 +1,107 @@
+package dev.parley.app.voice;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.parley.audio.PcmAudio;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * (A copy of the audio module's test helper: test classes are not shared between modules.)
+ * The user-space ALSA device of ../shared/TOOLCHAIN.md for tests: HOME (set by surefire) holds an
+ * {@code .asoundrc} whose default capture reads {@code in.raw} and whose default playback writes
+ * {@code out.raw}. Here {@code in.raw} is a named pipe, so the test decides when "the microphone
+ * hears" something: capture blocks until audio is fed, like a real microphone in a quiet room.
+ */
+final class VirtualSoundDevice implements AutoCloseable {
+    private final Path home;
+    private final Path in;
+    private final Path out;
+    private final LinkedBlockingQueue<byte[]> pending = new LinkedBlockingQueue<>();
+    private final Thread writer;
+    private volatile IOException failure;
+    private static final byte[] END = new byte[0];
+
+    private VirtualSoundDevice(Path home) {
+        this.home = home;
+        this.in = home.resolve("in.raw");
+        this.out = home.resolve("out.raw");
+        writer = Thread.ofPlatform().name("test-mic-feed").daemon().start(this::pump);
+    }
+
+    /** Sets the device up, or skips the test saying why it cannot run here. */
+    static VirtualSoundDevice create() throws IOException, InterruptedException {
+        String homeEnv = System.getenv("HOME");
+        assumeTrue(homeEnv != null && homeEnv.endsWith("alsa-home"),
+                "skipped: HOME must point at target/alsa-home (set by surefire) for the virtual ALSA device, found " + homeEnv);
+        assumeTrue(Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libasound.so.2")) || Files.exists(Path.of("/usr/lib/libasound.so.2")),
+                "skipped: libasound2 (ALSA) is not installed");
+        Path home = Path.of(homeEnv);
+        Files.createDirectories(home);
+        Path in = home.resolve("in.raw");
+        Files.deleteIfExists(in);
+        Process p = new ProcessBuilder("mkfifo", in.toString()).redirectErrorStream(true).start();
+        assumeTrue(p.waitFor() == 0, "skipped: mkfifo failed");
+        Files.writeString(home.resolve(".asoundrc"), """
+                pcm.!default { type asym  playback.pcm "vplay"  capture.pcm "vcap" }
+                pcm.vplay { type file slave.pcm "vnull" file "%s" format "raw" }
+                pcm.vcap  { type file slave.pcm "vnull" file "/dev/null" infile "%s" format "raw" }
+                pcm.vnull { type null }
+                """.formatted(home.resolve("out.raw"), in));
+        return new VirtualSoundDevice(home);
+    }
+
+    /**
+     * Feeds the pipe. It is opened read-write, which on Linux never blocks and keeps the pipe alive
+     * while ALSA opens the capture file, closes it (probing the device) and opens it again: nothing
+     * written in between is lost, and no open on either side can hang.
+     */
+    private void pump() {
+        try (RandomAccessFile pipe = new RandomAccessFile(in.toFile(), "rw")) {
+            while (true) {
+                byte[] b = pending.take();
+                if (b == END) {
+                    return;
+                }
+                pipe.write(b);
+            }
+        } catch (IOException e) {
+            failure = e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Makes the microphone hear {@code audio} (16-bit mono at the capture rate). */
+    void speak(PcmAudio audio) {
+        pending.add(audio.toLittleEndianBytes());
+    }
+
+    /** Everything played so far, as 16-bit mono samples at {@code rate}. */
+    PcmAudio played(int rate) throws IOException {
+        byte[] b = Files.exists(out) ? Files.readAllBytes(out) : new byte[0];
+        return PcmAudio.fromLittleEndianBytes(b, 0, b.length & ~1, rate);
+    }
+
+    /** Ends the microphone's input (capture then reads silence, unpaced): do this before closing capture. */
+    void endInput() throws InterruptedException {
+        pending.add(END);
+        writer.join(5000);
+    }
+
+    @Override
+    public void close() throws Exception {
+        pending.add(END);
+        writer.join(5000);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    Path home() {
+        return home;
+    }
+}
