@@ -1,0 +1,235 @@
+package dev.parley.app.gui.voice;
+
+import dev.parley.app.voice.KeepOpenSynthesizer;
+import dev.parley.audio.Exchange;
+import dev.parley.audio.PcmAudio;
+import dev.parley.audio.VoiceListener;
+import dev.parley.audio.VoicePipeline;
+import dev.parley.audio.VoiceSettings;
+import dev.parley.audio.asr.Transcript;
+import dev.parley.audio.asr.VoskRecognizer;
+import dev.parley.audio.capture.AudioSource;
+import dev.parley.audio.capture.MicrophoneSource;
+import dev.parley.audio.playback.SpeakerSink;
+import dev.parley.audio.tts.SpeechSynthesizer;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The real {@link VoiceControl}: the audio module's {@link VoicePipeline} on the microphone and
+ * speaker, with Vosk from {@code voskModel} and a synthesizer the app owns (MaryTTS starts once).
+ * Spoken turns go to {@link SpokenTurns} (the chat service: stored marked spoken), live state to
+ * {@link VoiceEvents}, each finished exchange (with its stage latencies) to the exchange listeners.
+ * Half-duplex: there is no echo cancellation, so Parley's own voice is not transcribed while it talks.
+ * Switching hands-free on or off restarts the pipeline in the other mode.
+ */
+public final class PipelineVoice implements VoiceControl {
+    private final Path voskModel;
+    private final String inputDevice;
+    private final String outputDevice;
+    private final SpeechSynthesizer tts;
+    private final List<Consumer<Exchange>> exchangeListeners = new CopyOnWriteArrayList<>();
+    private VoiceSettings settings;
+    private VoicePipeline pipeline;
+    private MutableSource source;
+    private SpokenTurns turns;
+    private VoiceEvents events;
+    private volatile boolean muted;
+
+    /**
+     * @param voskModel    Vosk model folder
+     * @param inputDevice  capture mixer name, or null for the default
+     * @param outputDevice playback mixer name, or null for the default
+     * @param tts          the speech synthesizer (not closed here)
+     * @param settings     the loop's settings (the mode follows {@link #setHandsFree})
+     */
+    public PipelineVoice(Path voskModel, String inputDevice, String outputDevice, SpeechSynthesizer tts, VoiceSettings settings) {
+        this.voskModel = voskModel;
+        this.inputDevice = inputDevice;
+        this.outputDevice = outputDevice;
+        this.tts = tts;
+        this.settings = settings;
+    }
+
+    /** Calls {@code listener} with every finished exchange (interrupted ones marked), on the loop's thread. */
+    public void addExchangeListener(Consumer<Exchange> listener) {
+        exchangeListeners.add(listener);
+    }
+
+    @Override
+    public Optional<String> unavailableReason() {
+        try {
+            VoskRecognizer.checkModelFolder(voskModel);
+        } catch (IOException e) {
+            return Optional.of(e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public synchronized void start(SpokenTurns turns, VoiceEvents events) throws IOException {
+        if (pipeline != null) {
+            throw new IllegalStateException("the voice loop is already running");
+        }
+        this.turns = turns;
+        this.events = events;
+        MicrophoneSource.Options options = MicrophoneSource.Options.defaults();
+        MicrophoneSource mic = MicrophoneSource.open(inputDevice == null ? options : options.withMixer(inputDevice));
+        SpeakerSink sink;
+        VoskRecognizer vosk;
+        try {
+            sink = SpeakerSink.open(outputDevice, tts.sampleRate());
+        } catch (IOException | RuntimeException e) {
+            mic.close();
+            throw e;
+        }
+        try {
+            vosk = VoskRecognizer.load(voskModel);
+        } catch (IOException | RuntimeException e) {
+            mic.close();
+            sink.close();
+            throw e;
+        }
+        source = new MutableSource(mic);
+        pipeline = new VoicePipeline(source, vosk,
+                (text, pieces, cancel) -> turns.respond(text, pieces, cancel::isCancelled),
+                new KeepOpenSynthesizer(tts), sink, settings);
+        pipeline.addListener(new Events(events));
+        pipeline.start();
+    }
+
+    @Override
+    public synchronized void pushToTalk(boolean pressed) {
+        if (pipeline != null) {
+            pipeline.pushToTalk(pressed);
+        }
+    }
+
+    @Override
+    public synchronized void setHandsFree(boolean on) {
+        VoiceSettings.Mode mode = on ? VoiceSettings.Mode.HANDS_FREE : VoiceSettings.Mode.PUSH_TO_TALK;
+        if (settings.mode() == mode) {
+            return;
+        }
+        settings = settings.withMode(mode);
+        if (pipeline != null) {
+            stop();
+            try {
+                start(turns, events);
+            } catch (IOException e) {
+                events.error("voice: could not restart the loop in " + mode + " mode: " + e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public void setMuted(boolean muted) {
+        this.muted = muted;
+    }
+
+    @Override
+    public synchronized void interrupt() {
+        if (pipeline != null) {
+            pipeline.interrupt();
+        }
+    }
+
+    /** Whether the loop is listening. */
+    public synchronized boolean running() {
+        return pipeline != null;
+    }
+
+    @Override
+    public synchronized void close() {
+        stop();
+    }
+
+    private void stop() {
+        if (pipeline != null) {
+            try {
+                pipeline.close();
+            } catch (IOException e) {
+                if (events != null) {
+                    events.error("voice: " + e.getMessage());
+                }
+            }
+            pipeline = null;
+        }
+    }
+
+    /** The microphone, delivering silence while muted (frames keep flowing, so end-of-turn silence still works). */
+    private final class MutableSource implements AudioSource {
+        private final AudioSource inner;
+
+        MutableSource(AudioSource inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public int sampleRate() {
+            return inner.sampleRate();
+        }
+
+        @Override
+        public PcmAudio read() throws IOException, InterruptedException {
+            PcmAudio frame = inner.read();
+            return frame == null || !muted ? frame : new PcmAudio(new short[frame.length()], frame.sampleRate());
+        }
+
+        @Override
+        public long droppedFrames() {
+            return inner.droppedFrames();
+        }
+
+        @Override
+        public void close() throws IOException {
+            inner.close();
+        }
+    }
+
+    /** Hands the pipeline's events to the UI's and the exchange listeners. */
+    private final class Events implements VoiceListener {
+        private final VoiceEvents ui;
+
+        Events(VoiceEvents ui) {
+            this.ui = ui;
+        }
+
+        @Override
+        public void level(double dbfs) {
+            ui.level(dbfs);
+        }
+
+        @Override
+        public void partial(Transcript.Partial partial) {
+            ui.partial(partial.text());
+        }
+
+        @Override
+        public void speaking(long turn, String sentence) {
+            ui.speaking(true);
+        }
+
+        @Override
+        public void bargeIn(long turn) {
+            ui.speaking(false);
+        }
+
+        @Override
+        public void turnFinished(Exchange exchange) {
+            ui.speaking(false);
+            for (Consumer<Exchange> l : exchangeListeners) {
+                l.accept(exchange);
+            }
+        }
+
+        @Override
+        public void error(Throwable error) {
+            ui.error("voice: " + error.getMessage());
+        }
+    }
+}
