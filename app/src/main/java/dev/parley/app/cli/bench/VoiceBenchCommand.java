@@ -77,6 +77,12 @@ final class VoiceBenchCommand implements Callable<Integer> {
             description = "The silence that ends a turn, in ms (default: ${DEFAULT-VALUE}).")
     int endSilence;
 
+    @Option(names = "--clause-chars", paramLabel = "N", defaultValue = "60",
+            description = {"A comma after N characters ends a piece sent to speech; text without any end is cut at a space "
+                    + "after 4 x N (default: ${DEFAULT-VALUE}).",
+                "Random-weight models rarely end a sentence: a smaller N makes their first piece as long as a real first sentence."})
+    int clauseChars;
+
     @Option(names = "--out", paramLabel = "FILE.wav", description = "Keep the spoken replies in this WAV file (default: discarded).")
     Path out;
 
@@ -94,7 +100,12 @@ final class VoiceBenchCommand implements Callable<Integer> {
         PrintStream err = terminal.err();
         PrintStream stdout = terminal.out();
         Path sinkFile = out != null ? out : Files.createTempFile("parley-bench-voice", ".wav");
-        VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(endSilence);
+        if (clauseChars < 1) {
+            throw new UsageException("--clause-chars must be at least 1, found " + clauseChars);
+        }
+        VoiceSettings d = VoiceSettings.defaults().withEndOfTurnSilence(endSilence);
+        VoiceSettings settings = new VoiceSettings(d.mode(), d.endOfTurnSilenceMillis(), d.vad(), d.halfDuplex(),
+                d.preRollMillis(), clauseChars, d.queueCapacity());
         ScriptedSpeechSource script = new ScriptedSpeechSource(utterances, endSilence + 400, true);
         try (LoadedModel loaded = LoadedModel.open(modelArgs);
              CachedSession session = loaded.newSession(modelArgs.context())) {
