@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "parley", mixinStandardHelpOptions = true, version = "parley 0.1.0",
         description = "A local, private voice chat assistant and its LLM engine, on the command line.",
         subcommands = {GenerateCommand.class, ChatCommand.class, TokenizeCommand.class, BenchCommand.class,
+                       PerplexityCommand.class,
                        ModelsCommand.class})
 public final class ParleyCommand implements Callable<Integer> {
     private final Terminal terminal;

@@ -108,14 +108,16 @@ public record MemoryReport(Map<GgmlType, Long> mappedWeightBytes, Map<GgmlType, 
 
     /** One line per figure, for people. */
     public List<String> lines() {
+        String kvName = "KV cache (" + kv.name().toLowerCase(java.util.Locale.ROOT) + "):";
         return List.of(
-                "weights mapped:    " + human(mappedBytes()) + " " + byType(mappedWeightBytes),
-                "weights quantized: " + human(quantizedBytes()) + " Q8_0 made from " + byType(quantizedWeightBytes),
-                "heap vectors:      " + human(vectorBytes),
-                "KV cache (" + kv.name().toLowerCase(java.util.Locale.ROOT) + "):     " + human(kvBytes) + " for "
-                        + contextLength + " positions, " + human(kvBytesPerToken) + " per token",
-                "scratch:           " + human(scratchBytes),
-                "total:             " + human(totalBytes()));
+                String.format("%-19s %s %s", "weights mapped:", human(mappedBytes()), byType(mappedWeightBytes)),
+                String.format("%-19s %s Q8_0 made from %s", "weights quantized:", human(quantizedBytes()),
+                        byType(quantizedWeightBytes)),
+                String.format("%-19s %s", "heap vectors:", human(vectorBytes)),
+                String.format("%-19s %s for %d positions, %s per token", kvName, human(kvBytes), contextLength,
+                        human(kvBytesPerToken)),
+                String.format("%-19s %s", "scratch:", human(scratchBytes)),
+                String.format("%-19s %s", "total:", human(totalBytes())));
     }
 
     /** Bytes in B, KiB, MiB or GiB with two decimals. */
