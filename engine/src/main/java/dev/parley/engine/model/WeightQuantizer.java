@@ -64,6 +64,12 @@ final class WeightQuantizer {
         }
         run(sources, targets, options.threads(), total, progress);
         for (Tensor t : sources) {
+            // The source pages are no longer read: let the OS drop them from the resident set now.
+            if (t.data().isMapped()) {
+                t.data().unload();
+            }
+        }
+        for (Tensor t : sources) {
             plan.put(t, Tensor.of(t.name(), GgmlType.Q8_0, targets.get(t), t.rows(), t.cols()));
         }
         List<LayerWeights> layers = new ArrayList<>();
