@@ -23,7 +23,8 @@ import java.util.Set;
  * @param contextLength        positions of the KV cache
  * @param kvBytesPerToken      KV cache bytes per position (all layers, keys and values)
  * @param kvBytes              the whole KV cache
- * @param scratchBytes         the session's buffers (activations, attention scores, logits)
+ * @param scratchBytes         the session's buffers (activations, attention scores, logits); not the
+ *                             {@code chunk x vocab} logits buffer that {@code InferenceSession.ingestAll} adds
  */
 public record MemoryReport(Map<GgmlType, Long> mappedWeightBytes, Map<GgmlType, Long> quantizedWeightBytes,
                            long vectorBytes, KvFormat kv, int contextLength, long kvBytesPerToken, long kvBytes,
@@ -111,7 +112,8 @@ public record MemoryReport(Map<GgmlType, Long> mappedWeightBytes, Map<GgmlType, 
         String kvName = "KV cache (" + kv.name().toLowerCase(java.util.Locale.ROOT) + "):";
         return List.of(
                 String.format("%-19s %s %s", "weights mapped:", human(mappedBytes()), byType(mappedWeightBytes)),
-                String.format("%-19s %s Q8_0 made from %s", "weights quantized:", human(quantizedBytes()),
+                quantizedWeightBytes.isEmpty() ? String.format("%-19s none", "weights quantized:")
+                        : String.format("%-19s %s Q8_0 made from %s", "weights quantized:", human(quantizedBytes()),
                         byType(quantizedWeightBytes)),
                 String.format("%-19s %s", "heap vectors:", human(vectorBytes)),
                 String.format("%-19s %s for %d positions, %s per token", kvName, human(kvBytes), contextLength,
