@@ -64,9 +64,8 @@ final class WeightQuantizer {
         }
         run(sources, targets, options.threads(), total, progress);
         for (Tensor t : sources) {
-            // The source pages are no longer read: let the OS drop them from the resident set now.
             if (t.data().isMapped()) {
-                t.data().unload();
+                t.data().unload(); // pages read again across range edges while quantizing
             }
         }
         for (Tensor t : sources) {
@@ -115,6 +114,11 @@ final class WeightQuantizer {
                             scratch.set(row);
                         }
                         Q8_0Quantizer.quantizeRows(t, f, to, dst, row);
+                        if (t.data().isMapped()) {
+                            // These source rows are not read again: let the OS drop their pages from the resident
+                            // set now, so that the peak holds the int8 copy and little of the source.
+                            t.data().asSlice(f * t.rowBytes(), (to - f) * t.rowBytes()).unload();
+                        }
                         progress.update(done.addAndGet(t.rowBytes() * (to - f)), total);
                     }));
                 }
