@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "parley", mixinStandardHelpOptions = true, version = "parley 0.1.0",
         description = "A local, private voice chat assistant and its LLM engine, on the command line.",
         subcommands = {GenerateCommand.class, ChatCommand.class, TokenizeCommand.class, BenchCommand.class,
-                       ModelsCommand.class, GuiCommand.class, TranscribeCommand.class, SayCommand.class})
+                       PerplexityCommand.class, ModelsCommand.class, GuiCommand.class, TranscribeCommand.class,
+                       SayCommand.class})
 public final class ParleyCommand implements Callable<Integer> {
     private final Terminal terminal;
 
