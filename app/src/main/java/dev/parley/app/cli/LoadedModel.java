@@ -3,7 +3,6 @@ package dev.parley.app.cli;
 import dev.parley.engine.generate.CachedSession;
 import dev.parley.engine.generate.Conversation;
 import dev.parley.engine.model.LlamaModel;
-import dev.parley.engine.model.ModelOptions;
 import dev.parley.engine.tokenizer.ChatTemplate;
 import dev.parley.engine.tokenizer.Tokenizer;
 import java.io.IOException;
@@ -31,7 +30,7 @@ public record LoadedModel(LlamaModel model, Tokenizer tokenizer) implements Auto
         if (!Files.isRegularFile(path)) {
             throw new UsageException("not a model file (expected a .gguf file): " + path);
         }
-        LlamaModel model = LlamaModel.load(path, new ModelOptions(args.backend(), args.threads()));
+        LlamaModel model = LlamaModel.load(path, args.options(), QuantizeProgress.forFile(path, args.options()));
         try {
             return new LoadedModel(model, Tokenizer.fromGguf(model.gguf()));
         } catch (Exception e) {

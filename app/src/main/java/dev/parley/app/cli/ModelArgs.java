@@ -1,6 +1,9 @@
 package dev.parley.app.cli;
 
 import dev.parley.engine.backend.BackendKind;
+import dev.parley.engine.model.KvFormat;
+import dev.parley.engine.model.ModelOptions;
+import dev.parley.engine.model.WeightFormat;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -17,9 +20,28 @@ public final class ModelArgs {
             description = "Matrix backend: scalar (the reference) or vector (default: ${DEFAULT-VALUE}).")
     BackendKind backend;
 
-    @Option(names = {"-c", "--context"}, paramLabel = "N", defaultValue = "2048",
+    @Option(names = {"-c", "--context", "--ctx"}, paramLabel = "N", defaultValue = "2048",
             description = "Context window in tokens, at most the model's own (default: ${DEFAULT-VALUE}).")
     int context;
+
+    @Option(names = "--weights", paramLabel = "FORMAT", defaultValue = "stored",
+            description = "Weights as stored in the file, or int8: F32/F16/BF16 matrices quantized to Q8_0 on load "
+                    + "(default: ${DEFAULT-VALUE}).")
+    WeightFormat weights;
+
+    @Option(names = "--keep-embeddings", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "With --weights int8, keep the token embeddings and output matrix at their stored "
+                    + "precision (default: on; --no-keep-embeddings quantizes them too).")
+    boolean keepEmbeddings;
+
+    @Option(names = "--kv", paramLabel = "FORMAT", defaultValue = "f32",
+            description = "KV cache storage: f32, f16 or int8 (a scale per position and head) (default: ${DEFAULT-VALUE}).")
+    KvFormat kv;
+
+    /** The engine options these arguments ask for. */
+    public ModelOptions options() {
+        return new ModelOptions(backend(), threads(), weights, keepEmbeddings, kv);
+    }
 
     /** The model file; a usage error when none was given. */
     public Path model() {

@@ -9,11 +9,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-/** The {@code parley} command: without a subcommand it prints the usage. */
+/** The {@code parley} command: without a subcommand it prints the usage ({@code Main} runs {@code chat} when given no arguments at all). */
 @Command(name = "parley", mixinStandardHelpOptions = true, version = "parley 0.1.0",
         description = "A local, private voice chat assistant and its LLM engine, on the command line.",
         subcommands = {GenerateCommand.class, ChatCommand.class, TokenizeCommand.class, BenchCommand.class,
-                       ModelsCommand.class, GuiCommand.class, TranscribeCommand.class, SayCommand.class, TalkCommand.class})
+                       PerplexityCommand.class, ModelsCommand.class, GuiCommand.class, TranscribeCommand.class,
+                       SayCommand.class, TalkCommand.class})
 public final class ParleyCommand implements Callable<Integer> {
     private final Terminal terminal;
 

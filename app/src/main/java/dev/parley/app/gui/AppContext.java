@@ -8,6 +8,10 @@ import dev.parley.app.store.AppSettings;
 import dev.parley.app.store.ConversationStore;
 import dev.parley.app.store.ParleyHome;
 import dev.parley.app.store.SettingsStore;
+import dev.parley.models.catalog.ModelCatalog;
+import dev.parley.models.download.Downloader;
+import dev.parley.models.download.ZipUnpacker;
+import dev.parley.models.store.ModelInstaller;
 import java.io.IOException;
 
 /**
@@ -20,11 +24,15 @@ public final class AppContext implements AutoCloseable {
     private final SettingsStore settingsStore;
     private final ChatService chat;
     private final VoiceControl voice;
+    private final ModelCatalog catalog;
+    private final Downloader downloader;
     private volatile AppSettings settings;
 
     private AppContext(ParleyHome home, ConversationStore store, SettingsStore settingsStore, AppSettings settings,
-                       VoiceControl voice) {
+                       VoiceControl voice, ModelCatalog catalog, Downloader downloader) {
         this.home = home;
+        this.catalog = catalog;
+        this.downloader = downloader;
         this.store = store;
         this.settingsStore = settingsStore;
         this.settings = settings;
@@ -39,10 +47,27 @@ public final class AppContext implements AutoCloseable {
 
     /** As {@link #open(ParleyHome)} with a voice loop. */
     public static AppContext open(ParleyHome home, VoiceControl voice) throws IOException {
+        return open(home, voice, ModelCatalog.load(), new Downloader());
+    }
+
+    /** As {@link #open(ParleyHome, VoiceControl)} with the catalog and downloader of the first-run download. */
+    public static AppContext open(ParleyHome home, VoiceControl voice, ModelCatalog catalog, Downloader downloader)
+            throws IOException {
         home.create();
         SettingsStore settingsStore = new SettingsStore(home.settings());
         AppSettings settings = settingsStore.load();
-        return new AppContext(home, ConversationStore.open(home.database()), settingsStore, settings, voice);
+        return new AppContext(home, ConversationStore.open(home.database()), settingsStore, settings, voice,
+                catalog, downloader);
+    }
+
+    /** The model catalog (its default model is what the first run offers to download). */
+    public ModelCatalog catalog() {
+        return catalog;
+    }
+
+    /** An installer into the home's model store. */
+    public ModelInstaller installer() {
+        return new ModelInstaller(home.modelStore(), downloader, new ZipUnpacker());
     }
 
     public ParleyHome home() {

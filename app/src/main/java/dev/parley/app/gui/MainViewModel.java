@@ -7,6 +7,12 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import dev.parley.models.catalog.CatalogEntry;
+import dev.parley.models.catalog.EntryKind;
+import dev.parley.models.download.Bytes;
+import dev.parley.models.download.CancelToken;
+import dev.parley.models.download.DownloadCancelledException;
+import dev.parley.models.download.DownloadProgress;
 import dev.parley.models.store.DemoModel;
 import javafx.beans.property.ReadOnlyDoubleProperty;
 import javafx.beans.property.ReadOnlyDoubleWrapper;
@@ -34,6 +40,8 @@ public final class MainViewModel {
     private final ReadOnlyObjectWrapper<AppSettings> settings = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper noModel = new ReadOnlyBooleanWrapper();
     private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(-1);
+    private final ReadOnlyBooleanWrapper downloading = new ReadOnlyBooleanWrapper();
+    private volatile CancelToken downloadCancel;
 
     public MainViewModel(AppContext context, Executor ui) {
         this.context = context;
@@ -60,8 +68,8 @@ public final class MainViewModel {
                             adopt(Path.of(found));
                         } else {
                             noModel.set(true);
-                            modelStatus.set("No model installed: use the demo model, choose a .gguf file in "
-                                    + "Settings, or run: parley models pull");
+                            modelStatus.set("No model installed: download " + defaultModel().name()
+                                    + ", use the demo model, or choose a .gguf file");
                         }
                     }));
             return;
@@ -83,6 +91,66 @@ public final class MainViewModel {
                                 + " threads · " + info.contextSize() + " tokens of context");
                     }
                 }));
+    }
+
+    /** The catalog's default language model: what the first run offers to download. */
+    public CatalogEntry defaultModel() {
+        return context.catalog().defaultEntry(EntryKind.LLM);
+    }
+
+    /**
+     * Downloads the catalog's default model into the model store (resumable, verified, with progress
+     * in the status line) and loads it. A failure (offline, say) is said in the status line and the
+     * choices are offered again; {@link #cancelDownload()} stops it, keeping the part for a resume.
+     */
+    public void downloadDefaultModel() {
+        CatalogEntry entry = defaultModel();
+        CancelToken cancel = new CancelToken();
+        downloadCancel = cancel;
+        noModel.set(false);
+        loading.set(true);
+        downloading.set(true);
+        progress.set(0);
+        modelStatus.set("Downloading " + entry.name() + "…");
+        CompletableFuture.supplyAsync(() -> {
+            try {
+                return context.installer().install(entry, p -> ui.execute(() -> showDownload(entry, p)), cancel);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, background).whenComplete((path, error) -> ui.execute(() -> {
+            loading.set(false);
+            downloading.set(false);
+            progress.set(-1);
+            if (error != null) {
+                noModel.set(true);
+                Throwable cause = error.getCause() != null ? error.getCause() : error;
+                if (cause instanceof java.io.UncheckedIOException u && u.getCause() != null) {
+                    cause = u.getCause();
+                }
+                modelStatus.set(cause instanceof DownloadCancelledException
+                        ? "Download cancelled (it resumes where it stopped next time)"
+                        : "Could not download " + entry.name() + ": " + cause.getMessage()
+                                + ". Use the demo model or choose a .gguf file.");
+            } else {
+                adopt(path);
+            }
+        }));
+    }
+
+    /** Stops a running download; the part already fetched is kept for a later resume. */
+    public void cancelDownload() {
+        CancelToken cancel = downloadCancel;
+        if (cancel != null) {
+            cancel.cancel();
+        }
+    }
+
+    private void showDownload(CatalogEntry entry, DownloadProgress p) {
+        progress.set(p.bytesTotal() > 0 ? p.fraction() : -1);
+        modelStatus.set("Downloading " + entry.name() + ": " + Math.round(p.fraction() * 100) + "% · "
+                + Bytes.human(p.bytesDone()) + " of " + Bytes.human(p.bytesTotal()) + " · "
+                + Bytes.human((long) p.bytesPerSecond()) + "/s");
     }
 
     /** Makes the demo model (random weights, a few seconds, with progress) and loads it. */
@@ -157,6 +225,11 @@ public final class MainViewModel {
     /** True when no model is chosen or installed (the window offers the demo model or a file). */
     public ReadOnlyBooleanProperty noModelProperty() {
         return noModel.getReadOnlyProperty();
+    }
+
+    /** True while the default model downloads (the window offers to cancel it). */
+    public ReadOnlyBooleanProperty downloadingProperty() {
+        return downloading.getReadOnlyProperty();
     }
 
     /** Progress of making a model in [0, 1], or -1 when unknown (loading shows a spinner then). */

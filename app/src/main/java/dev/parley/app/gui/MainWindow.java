@@ -38,6 +38,7 @@ import javafx.scene.input.KeyCombination;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.VBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.stage.FileChooser;
@@ -114,7 +115,7 @@ public final class MainWindow {
         return w;
     }
 
-    private HBox topBar() {
+    private VBox topBar() {
         Label title = new Label("Parley");
         title.getStyleClass().addAll(Styles.TITLE_3, "app-title");
         ProgressIndicator loading = new ProgressIndicator();
@@ -132,10 +133,24 @@ public final class MainWindow {
         demo.getStyleClass().addAll(Styles.ACCENT, Styles.SMALL);
         demo.setTooltip(new Tooltip("Make a small model with random weights (it talks nonsense) to try Parley out"));
         demo.setOnAction(e -> main.useDemoModel());
+        java.util.OptionalLong size = main.defaultModel().size();
+        Button download = new Button("Download " + main.defaultModel().name()
+                + (size.isPresent() ? " (" + dev.parley.models.download.Bytes.human(size.getAsLong()) + ")" : ""));
+        download.setId("download-default-model");
+        download.getStyleClass().addAll(Styles.SUCCESS, Styles.SMALL);
+        download.setTooltip(new Tooltip("Download the catalog's default model (" + main.defaultModel().license()
+                + "), verified and resumable; Parley runs it on this computer"));
+        download.setOnAction(e -> main.downloadDefaultModel());
+        Button cancel = new Button("Cancel download");
+        cancel.setId("cancel-download");
+        cancel.getStyleClass().add(Styles.SMALL);
+        cancel.setOnAction(e -> main.cancelDownload());
+        cancel.visibleProperty().bind(main.downloadingProperty());
+        cancel.managedProperty().bind(main.downloadingProperty());
         Button choose = new Button("Choose a model file…");
         choose.getStyleClass().add(Styles.SMALL);
         choose.setOnAction(e -> openSettings());
-        for (Button b : java.util.List.of(demo, choose)) {
+        for (Button b : java.util.List.of(download, demo, choose)) {
             b.visibleProperty().bind(main.noModelProperty());
             b.managedProperty().bind(main.noModelProperty());
         }
@@ -150,10 +165,23 @@ public final class MainWindow {
         Button settings = new Button("Settings");
         settings.setId("settings-button");
         settings.setOnAction(e -> openSettings());
-        HBox bar = new HBox(10, title, loading, status, demo, choose, grow, dark, settings);
+        for (javafx.scene.layout.Region fixed : java.util.List.of(title, dark, settings, download, cancel, demo, choose)) {
+            fixed.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        }
+        status.setMinWidth(0);
+        HBox bar = new HBox(10, title, loading, status, grow, dark, settings);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add("top-bar");
-        return bar;
+        // The first-run choices get a row of their own, so that nothing in the bar is cut short.
+        Label start = new Label("To start, pick a model:");
+        HBox firstRun = new HBox(10, start, download, cancel, demo, choose);
+        firstRun.setId("first-run-bar");
+        firstRun.setAlignment(Pos.CENTER_LEFT);
+        firstRun.getStyleClass().add("first-run-bar");
+        var shown = main.noModelProperty().or(main.downloadingProperty());
+        firstRun.visibleProperty().bind(shown);
+        firstRun.managedProperty().bind(shown);
+        return new VBox(bar, firstRun);
     }
 
     /** Opens the settings dialog and applies what it returns. */

@@ -23,6 +23,8 @@ final class GuiHarness {
     AppContext context;
     MainWindow window;
     final ParleyHome home;
+    /** The catalog of the first-run download; null for the built-in one. */
+    dev.parley.models.catalog.ModelCatalog catalog;
 
     GuiHarness(Path home) {
         this.home = new ParleyHome(home);
@@ -41,7 +43,9 @@ final class GuiHarness {
     /** Opens the app without waiting for a model. */
     GuiHarness open() throws Exception {
         FxToolkit.registerPrimaryStage();
-        context = AppContext.open(home);
+        context = catalog == null ? AppContext.open(home)
+                : AppContext.open(home, new dev.parley.app.gui.voice.UnavailableVoice("not in this test"), catalog,
+                        new dev.parley.models.download.Downloader());
         AtomicReference<MainWindow> w = new AtomicReference<>();
         FxToolkit.setupStage(stage -> w.set(MainWindow.show(context, stage)));
         window = w.get();
@@ -73,6 +77,27 @@ final class GuiHarness {
         }
         window = null;
         context = null;
+    }
+
+    /** Renders the window with {@code scene.snapshot} and writes it to {@code file} as a PNG. */
+    Path snapshot(Path file) throws Exception {
+        javafx.scene.image.WritableImage image = onFx(() -> {
+            window.scene().getRoot().applyCss();
+            window.scene().getRoot().layout();
+            return window.scene().snapshot(null);
+        });
+        int w = (int) image.getWidth();
+        int h = (int) image.getHeight();
+        java.awt.image.BufferedImage out = new java.awt.image.BufferedImage(w, h,
+                java.awt.image.BufferedImage.TYPE_INT_RGB);
+        javafx.scene.image.PixelReader pixels = image.getPixelReader();
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                out.setRGB(x, y, pixels.getArgb(x, y));
+            }
+        }
+        javax.imageio.ImageIO.write(out, "png", file.toFile());
+        return file;
     }
 
     GuiHarness restart() throws Exception {

@@ -9,8 +9,6 @@ import dev.parley.engine.tokenizer.Role;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import javafx.scene.image.PixelReader;
-import javafx.scene.image.WritableImage;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -94,14 +92,14 @@ class ScreenshotTest {
         });
         GuiHarness.waitFor(() -> app.window.chatViewModel().messages().size() == 4);
         Path out = screenshots();
-        Path chat = save(out.resolve("chat.png"));
+        Path chat = app.snapshot(out.resolve("chat.png"));
 
         GuiHarness.onFx(() -> {
             app.window.showTab(1);
             return null;
         });
         GuiHarness.waitFor(() -> app.window.dashboardViewModel().turns().size() == 5);
-        Path dashboard = save(out.resolve("dashboard.png"));
+        Path dashboard = app.snapshot(out.resolve("dashboard.png"));
 
         robot.clickOn("#theme-toggle");
         GuiHarness.waitFor(() -> app.context.settings().theme() == dev.parley.app.store.Theme.DARK);
@@ -109,7 +107,7 @@ class ScreenshotTest {
             app.window.showTab(0);
             return null;
         });
-        Path dark = save(out.resolve("chat-dark.png"));
+        Path dark = app.snapshot(out.resolve("chat-dark.png"));
         assertTrue(averageLuminance(ImageIO.read(dark.toFile())) < averageLuminance(ImageIO.read(chat.toFile())) / 2,
                 "the dark theme is dark");
 
@@ -119,25 +117,6 @@ class ScreenshotTest {
             assertEquals(800, img.getHeight());
             assertTrue(distinctColours(img) > 50, p + " has content, not a blank fill");
         }
-    }
-
-    private Path save(Path file) throws Exception {
-        WritableImage image = GuiHarness.onFx(() -> {
-            app.window.scene().getRoot().applyCss();
-            app.window.scene().getRoot().layout();
-            return app.window.scene().snapshot(null);
-        });
-        int w = (int) image.getWidth();
-        int h = (int) image.getHeight();
-        BufferedImage out = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
-        PixelReader pixels = image.getPixelReader();
-        for (int y = 0; y < h; y++) {
-            for (int x = 0; x < w; x++) {
-                out.setRGB(x, y, pixels.getArgb(x, y));
-            }
-        }
-        ImageIO.write(out, "png", file.toFile());
-        return file;
     }
 
     private static double averageLuminance(BufferedImage img) {

@@ -32,6 +32,15 @@ public final class F32KvCache implements KvCache {
     public int kvDim() { return kvDim; }
 
     @Override
+    public long bytes() {
+        long sum = 0;
+        for (int l = 0; l < keys.length; l++) {
+            sum += 4L * (keys[l].length + values[l].length);
+        }
+        return sum;
+    }
+
+    @Override
     public void store(int layer, int position, float[] k, int kOffset, float[] v, int vOffset) {
         System.arraycopy(k, kOffset, keys[layer], position * kvDim, kvDim);
         System.arraycopy(v, vOffset, values[layer], position * kvDim, kvDim);

@@ -11,6 +11,7 @@ public final class InferenceSession implements AutoCloseable {
     private final KvCache cache;
     private final int contextLength;
     private int position;
+    private float[] allLogits; // (chunk, vocab), for ingestAll
 
     InferenceSession(Transformer transformer, SessionState state, KvCache cache, int contextLength) {
         this.transformer = transformer;
@@ -35,6 +36,17 @@ public final class InferenceSession implements AutoCloseable {
      * @throws IndexOutOfBoundsException when a token id is outside the vocabulary
      */
     public float[] ingest(int[] tokens) {
+        check(tokens);
+        for (int from = 0; from < tokens.length; from += state.chunk) {
+            int n = Math.min(state.chunk, tokens.length - from);
+            boolean last = from + n == tokens.length;
+            transformer.forward(tokens, from, n, position, state, cache, last);
+            position += n;
+        }
+        return state.logits.clone();
+    }
+
+    private void check(int[] tokens) {
         if (tokens.length == 0) {
             throw new IllegalArgumentException("expected at least one token but found none");
         }
@@ -48,14 +60,41 @@ public final class InferenceSession implements AutoCloseable {
                 throw new IndexOutOfBoundsException("expected token ids from 0 to " + (vocab - 1) + " but found " + token);
             }
         }
+    }
+
+    /** Receives the logits of one token. */
+    @FunctionalInterface
+    public interface LogitsConsumer {
+        /**
+         * The logits after {@code tokens[index]}: {@code logits[offset .. offset + vocab)}; the array is reused
+         * after the call returns.
+         */
+        void accept(int index, float[] logits, int offset);
+    }
+
+    /**
+     * Feeds {@code tokens} like {@link #ingest(int[])} but hands the logits of every token to {@code consumer}, in
+     * order (for scoring a text, e.g. perplexity). Needs a buffer of {@code chunkSize * vocab} floats, allocated on
+     * first use.
+     */
+    public void ingestAll(int[] tokens, LogitsConsumer consumer) {
+        check(tokens);
+        int vocab = state.logits.length;
+        if (allLogits == null) {
+            allLogits = new float[state.chunk * vocab];
+        }
         for (int from = 0; from < tokens.length; from += state.chunk) {
             int n = Math.min(state.chunk, tokens.length - from);
-            boolean last = from + n == tokens.length;
-            transformer.forward(tokens, from, n, position, state, cache, last);
+            transformer.forward(tokens, from, n, position, state, cache, false, allLogits);
             position += n;
+            for (int t = 0; t < n; t++) {
+                consumer.accept(from + t, allLogits, t * vocab);
+            }
         }
-        return state.logits.clone();
     }
+
+    /** The KV cache of this session. */
+    public KvCache cache() { return cache; }
 
     /**
      * Forgets the cached positions at and after {@code newPosition}, so that the next token goes

@@ -3,6 +3,7 @@ package dev.parley.engine.model;
 import dev.parley.engine.backend.Backend;
 import dev.parley.engine.gguf.GgufFile;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.file.Path;
 
 /**
@@ -22,9 +23,14 @@ public final class LlamaModel implements AutoCloseable {
     private final ModelOptions options;
     private final Backend backend;
     private final Transformer transformer;
+    private final Arena arena;
+    private final Weights stored;
 
-    private LlamaModel(GgufFile gguf, Configuration config, Weights weights, ModelOptions options, Backend backend) {
+    private LlamaModel(GgufFile gguf, Configuration config, Weights stored, Weights weights, ModelOptions options,
+                       Backend backend, Arena arena) {
         this.gguf = gguf;
+        this.stored = stored;
+        this.arena = arena;
         this.config = config;
         this.weights = weights;
         this.options = options;
@@ -39,12 +45,24 @@ public final class LlamaModel implements AutoCloseable {
      * @throws IOException                          when the file cannot be read
      */
     public static LlamaModel load(Path path, ModelOptions options) throws IOException {
+        return load(path, options, LoadProgress.NONE);
+    }
+
+    /**
+     * Like {@link #load(Path, ModelOptions)}, reporting the progress of quantizing on load (with
+     * {@link WeightFormat#INT8}) to {@code progress}. The quantized weights live in an arena owned by the model.
+     */
+    public static LlamaModel load(Path path, ModelOptions options, LoadProgress progress) throws IOException {
         GgufFile gguf = GgufFile.open(path);
+        Arena arena = Arena.ofShared();
         try {
             Configuration config = Configuration.fromGguf(gguf);
-            Weights weights = Weights.load(gguf, config);
-            return new LlamaModel(gguf, config, weights, options, Backend.create(options.backend(), options.threads()));
+            Weights stored = Weights.load(gguf, config);
+            Weights weights = WeightQuantizer.quantize(stored, options, arena, progress);
+            return new LlamaModel(gguf, config, stored, weights, options,
+                    Backend.create(options.backend(), options.threads()), arena);
         } catch (IOException | RuntimeException e) {
+            arena.close();
             gguf.close();
             throw e;
         }
@@ -83,14 +101,37 @@ public final class LlamaModel implements AutoCloseable {
             throw new IllegalArgumentException("expected a chunk size of at least 1 but found " + chunkSize);
         }
         int chunk = Math.min(chunkSize, contextLength);
-        KvCache cache = new F32KvCache(config.layers(), contextLength, config.kvDim(), backend);
+        KvCache cache = KvCache.create(config, contextLength, options.kv(), backend);
         SessionState state = new SessionState(config, chunk, contextLength, backend.threads());
         return new InferenceSession(transformer, state, cache, contextLength);
+    }
+
+    /**
+     * The memory this model uses as loaded, plus a KV cache of {@code kv} and the scratch buffers of one session
+     * of {@code contextLength} positions and prefill chunks of {@link #DEFAULT_CHUNK}.
+     */
+    public MemoryReport memoryReport(int contextLength, KvFormat kv) {
+        return MemoryReport.estimate(config, stored, options.withKv(kv), contextLength,
+                Math.min(DEFAULT_CHUNK, contextLength), backend.threads());
+    }
+
+    /** Bytes of off-heap memory holding weights quantized on load (0 when nothing was quantized). */
+    public long quantizedBytes() {
+        var mapped = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<Object, Boolean>());
+        mapped.addAll(stored.distinctMatrices());
+        long sum = 0;
+        for (var t : weights.distinctMatrices()) {
+            if (!mapped.contains(t)) {
+                sum += t.byteSize();
+            }
+        }
+        return sum;
     }
 
     @Override
     public void close() {
         backend.close();
+        arena.close();
         gguf.close();
     }
 

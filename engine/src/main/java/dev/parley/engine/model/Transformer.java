@@ -30,6 +30,15 @@ final class Transformer {
      * {@code wantLogits}.
      */
     void forward(int[] tokens, int from, int count, int position, SessionState s, KvCache cache, boolean wantLogits) {
+        forward(tokens, from, count, position, s, cache, wantLogits, null);
+    }
+
+    /**
+     * Like {@link #forward(int[], int, int, int, SessionState, KvCache, boolean)}; when {@code allLogits} is not
+     * null it also receives the logits of every token of the chunk, row t at {@code t * vocab}.
+     */
+    void forward(int[] tokens, int from, int count, int position, SessionState s, KvCache cache, boolean wantLogits,
+                 float[] allLogits) {
         int dim = c.dim();
         for (int t = 0; t < count; t++) {
             w.tokenEmbedding().dequantizeRow(tokens[from + t], s.x, t * dim);
@@ -72,6 +81,11 @@ final class Transformer {
             act.set(s.hb, count, c.ffnDim());
             backend.matmul(lw.wDown(), act, s.xb2);
             add(s.x, s.xb2, count * dim);
+        }
+        if (allLogits != null) {
+            rmsNorm(s.xb, s.x, w.outputNorm(), count, dim);
+            act.set(s.xb, count, dim);
+            backend.matmul(w.output(), act, allLogits);
         }
         if (wantLogits) {
             int last = (count - 1) * dim;

@@ -34,6 +34,31 @@ public record Weights(Tensor tokenEmbedding, List<LayerWeights> layers, float[] 
         return sum;
     }
 
+    /** Every matrix once (the output matrix is the token embedding itself when tied). */
+    public List<Tensor> distinctMatrices() {
+        List<Tensor> out = new java.util.ArrayList<>();
+        out.add(tokenEmbedding);
+        if (output != tokenEmbedding) {
+            out.add(output);
+        }
+        for (LayerWeights l : layers) {
+            out.addAll(List.of(l.wq(), l.wk(), l.wv(), l.wo(), l.wGate(), l.wUp(), l.wDown()));
+        }
+        return out;
+    }
+
+    /** Bytes of the small float vectors copied to the heap (norm weights, biases, RoPE factors). */
+    public long vectorBytes() {
+        long n = outputNorm.length + (ropeFreqFactors == null ? 0 : ropeFreqFactors.length);
+        for (LayerWeights l : layers) {
+            n += l.attnNorm().length + l.ffnNorm().length;
+            if (l.bq() != null) {
+                n += l.bq().length + l.bk().length + l.bv().length;
+            }
+        }
+        return 4 * n;
+    }
+
     /**
      * Finds and checks every tensor of {@code config} in {@code gguf}.
      *

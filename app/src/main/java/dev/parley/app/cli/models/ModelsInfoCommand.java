@@ -5,6 +5,10 @@ import dev.parley.models.catalog.ModelCatalog;
 import dev.parley.models.download.Bytes;
 import dev.parley.models.store.ModelInfo;
 import dev.parley.models.store.ModelStore;
+import dev.parley.engine.model.KvFormat;
+import dev.parley.engine.model.ModelOptions;
+import dev.parley.engine.model.WeightFormat;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +43,19 @@ final class ModelsInfoCommand implements Callable<Integer> {
             + "(default: the model's).")
     Integer ctx;
 
+    @Option(names = "--kv", paramLabel = "FORMAT", defaultValue = "f32",
+            description = "KV cache format for the run-memory figure: f32, f16 or int8 (default: ${DEFAULT-VALUE}).")
+    KvFormat kv;
+
+    @Option(names = "--weights", paramLabel = "FORMAT", defaultValue = "stored",
+            description = "Weights as stored or int8 (quantized on load) for the run-memory figure "
+                    + "(default: ${DEFAULT-VALUE}).")
+    WeightFormat weights;
+
+    @Option(names = "--budget", paramLabel = "SIZE",
+            description = "A memory budget such as 2GiB or 512MB: print the longest context that fits.")
+    String budget;
+
     @Override
     public Integer call() throws Exception {
         if (ctx != null && ctx <= 0) {
@@ -50,6 +67,7 @@ final class ModelsInfoCommand implements Callable<Integer> {
             print(out, file, ModelInfo.read(file), Optional.empty());
             return 0;
         }
+        budgetBytes(); // reject a bad budget before looking in the catalog
         ModelCatalog catalog = parent.catalog();
         Optional<CatalogEntry> entry = catalog.find(target);
         if (entry.isEmpty()) {
@@ -87,10 +105,31 @@ final class ModelsInfoCommand implements Callable<Integer> {
         row(out, "memory", Bytes.human(info.memoryBytes(context)) + " at context " + context
                 + " (weights " + Bytes.human(info.fileSize()) + " + KV cache "
                 + Bytes.human(info.kvBytesPerToken() * context) + ")");
+        if (info.engineSupport() == null) {
+            try {
+                ModelOptions options = ModelOptions.defaults().withWeights(weights).withKv(kv);
+                for (String[] r : MemoryRows.rows(file, options, context, budgetBytes())) {
+                    row(out, r[0], r[1]);
+                }
+            } catch (IOException e) {
+                row(out, "run memory", "unknown: " + e.getMessage());
+            }
+        }
         row(out, "chat template", info.chatTemplate() == null ? "none"
                 : "present (" + info.chatTemplateFamily().jsonName() + ")");
         row(out, "engine", info.engineSupport() == null ? "runs in Parley"
                 : "not runnable by Parley: " + info.engineSupport());
+    }
+
+    private Long budgetBytes() {
+        if (budget == null) {
+            return null;
+        }
+        try {
+            return MemoryRows.parseSize(budget);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--budget: " + e.getMessage());
+        }
     }
 
     private void printCatalog(PrintWriter out, CatalogEntry e, ModelStore store) {
@@ -137,6 +176,6 @@ final class ModelsInfoCommand implements Callable<Integer> {
     }
 
     private static void row(PrintWriter out, String key, String value) {
-        out.printf(Locale.ROOT, "%-15s %s%n", key + ":", value);
+        out.printf(Locale.ROOT, "%-15s %s%n", key.isEmpty() ? "" : key + ":", value);
     }
 }
