@@ -9,6 +9,7 @@ import dev.parley.engine.tensor.Q4_0Tensor;
 import dev.parley.engine.tensor.Q8_0Tensor;
 import dev.parley.engine.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.FloatVector;
 
 /**
  * The fast backend: Vector API kernels per tensor type, output rows split over a fixed pool of
@@ -16,13 +17,57 @@ import java.lang.foreign.MemorySegment;
  */
 public final class VectorBackend implements Backend {
 
-    private final WorkerPool pool;
+    /** The system property that picks the vector width of the quantized kernels: 256 or 512. */
+    public static final String BITS_PROPERTY = "parley.vector.bits";
 
+    private final WorkerPool pool;
+    private final boolean wide;
+
+    /** A backend whose kernels use {@link #defaultBits()}-bit vectors. */
     public VectorBackend(int threads) {
+        this(threads, defaultBits());
+    }
+
+    /**
+     * A backend whose Q8_0 kernels use {@code bits}-bit vectors (256 or 512). Both are correct on
+     * every CPU; 512 is fast only where the CPU has AVX-512.
+     */
+    public VectorBackend(int threads, int bits) {
         if (threads < 1) {
             throw new IllegalArgumentException("expected at least 1 thread but found " + threads);
         }
+        if (bits != 256 && bits != 512) {
+            throw new IllegalArgumentException("expected a vector width of 256 or 512 bits but found " + bits);
+        }
+        this.wide = bits == 512;
         this.pool = new WorkerPool(threads, "parley-vector");
+    }
+
+    /**
+     * The width from the system property {@value #BITS_PROPERTY} when set, else the CPU's preferred
+     * vector width (512 with AVX-512, else 256).
+     *
+     * @throws IllegalArgumentException when the property holds something other than 256 or 512
+     */
+    public static int defaultBits() {
+        String p = System.getProperty(BITS_PROPERTY);
+        if (p == null || p.isBlank()) {
+            return FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? 512 : 256;
+        }
+        try {
+            int bits = Integer.parseInt(p.strip());
+            if (bits == 256 || bits == 512) {
+                return bits;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("expected -D" + BITS_PROPERTY + "=256 or 512 but found " + p);
+    }
+
+    /** The width of this backend's quantized kernels, in bits. */
+    public int bits() {
+        return wide ? 512 : 256;
     }
 
     @Override
@@ -35,7 +80,7 @@ public final class VectorBackend implements Backend {
     public void matmul(Tensor w, Activations x, float[] out) {
         Backend.checkShapes(w, x, out);
         x.prepare(w.activationFormat());
-        pool.parallelFor(w.rows(), (from, to, thread) -> rows(w, x, out, from, to));
+        pool.parallelFor(w.rows(), (from, to, thread) -> rows(w, x, out, from, to, wide));
     }
 
     @Override
@@ -53,7 +98,7 @@ public final class VectorBackend implements Backend {
         VectorKernels.axpy(alpha, x, xo, y, yo, n);
     }
 
-    private static void rows(Tensor w, Activations x, float[] out, int from, int to) {
+    private static void rows(Tensor w, Activations x, float[] out, int from, int to, boolean wide) {
         MemorySegment seg = w.data();
         long rowBytes = w.rowBytes();
         int rows = w.rows();
@@ -66,12 +111,23 @@ public final class VectorBackend implements Backend {
                 float[] sc = x.scales();
                 int blocks = cols / Activations.BLOCK;
                 int pairs = count - count % 2;
-                for (int r = from; r < to; r++) {
-                    for (int t = 0; t < pairs; t += 2) {
-                        VectorKernels.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
+                if (wide) {
+                    for (int r = from; r < to; r++) {
+                        for (int t = 0; t < pairs; t += 2) {
+                            VectorKernels512.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
+                        }
+                        for (int t = pairs; t < count; t++) {
+                            out[t * rows + r] = VectorKernels512.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
+                        }
                     }
-                    for (int t = pairs; t < count; t++) {
-                        out[t * rows + r] = VectorKernels.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
+                } else {
+                    for (int r = from; r < to; r++) {
+                        for (int t = 0; t < pairs; t += 2) {
+                            VectorKernels.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
+                        }
+                        for (int t = pairs; t < count; t++) {
+                            out[t * rows + r] = VectorKernels.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
+                        }
                     }
                 }
             }
@@ -119,6 +175,6 @@ public final class VectorBackend implements Backend {
 
     @Override
     public String toString() {
-        return "vector x" + threads();
+        return "vector" + bits() + " x" + threads();
     }
 }
