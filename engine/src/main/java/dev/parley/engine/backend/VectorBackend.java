@@ -106,31 +106,7 @@ public final class VectorBackend implements Backend {
         int count = x.count();
         int dim = x.dim();
         switch (w) {
-            case Q8_0Tensor q -> {
-                short[] qs = x.wideQuants();
-                float[] sc = x.scales();
-                int blocks = cols / Activations.BLOCK;
-                int pairs = count - count % 2;
-                if (wide) {
-                    for (int r = from; r < to; r++) {
-                        for (int t = 0; t < pairs; t += 2) {
-                            VectorKernels512.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
-                        }
-                        for (int t = pairs; t < count; t++) {
-                            out[t * rows + r] = VectorKernels512.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
-                        }
-                    }
-                } else {
-                    for (int r = from; r < to; r++) {
-                        for (int t = 0; t < pairs; t += 2) {
-                            VectorKernels.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
-                        }
-                        for (int t = pairs; t < count; t++) {
-                            out[t * rows + r] = VectorKernels.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
-                        }
-                    }
-                }
-            }
+            case Q8_0Tensor q -> q8_0Rows(seg, rowBytes, rows, cols / Activations.BLOCK, x, out, from, to, wide);
             case Q4_0Tensor q -> {
                 short[] qs = x.wideQuants();
                 float[] sc = x.scales();
@@ -163,6 +139,42 @@ public final class VectorBackend implements Backend {
                     for (int t = 0; t < count; t++) {
                         out[t * rows + r] = VectorKernels.dotF32(seg, r * rowBytes, cols, a, t * dim);
                     }
+                }
+            }
+        }
+    }
+
+    /** Rows to keep in cache while every group of activation rows passes over them. */
+    private static final int ROW_TILE = 32;
+
+    private static void q8_0Rows(MemorySegment seg, long rowBytes, int rows, int blocks, Activations x, float[] out,
+                                 int from, int to, boolean wide) {
+        int count = x.count();
+        int dim = x.dim();
+        float[] xf = x.dequantizedQuants();
+        int quads = count - count % Q8FloatKernels.TOKENS;
+        for (int r0 = from; r0 < to; r0 += ROW_TILE) {
+            int r1 = Math.min(to, r0 + ROW_TILE);
+            for (int t = 0; t < quads; t += Q8FloatKernels.TOKENS) {
+                int r = r0;
+                if (wide) {
+                    for (; r + 1 < r1; r += 2) {
+                        Q8FloatKernels.dotQ8_0r2x4w512(seg, r * rowBytes, rowBytes, blocks, xf, dim, t, out, rows, r);
+                    }
+                }
+                for (; r < r1; r++) {
+                    if (wide) {
+                        Q8FloatKernels.dotQ8_0x4w512(seg, r * rowBytes, blocks, xf, dim, t, out, rows, r);
+                    } else {
+                        Q8FloatKernels.dotQ8_0x4w256(seg, r * rowBytes, blocks, xf, dim, t, out, rows, r);
+                    }
+                }
+            }
+            for (int t = quads; t < count; t++) {
+                for (int r = r0; r < r1; r++) {
+                    out[t * rows + r] = wide
+                            ? Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, t * dim)
+                            : Q8FloatKernels.dotQ8_0w256(seg, r * rowBytes, blocks, xf, t * dim);
                 }
             }
         }

@@ -29,6 +29,7 @@ class KernelAgreementTest {
                 b.add(Arguments.of(type, 33, 256, 5, 3, bits));
                 b.add(Arguments.of(type, 64, 704, 2, 4, bits));
                 b.add(Arguments.of(type, 9, 160, 4, 1, bits)); // an odd number of blocks per row
+                b.add(Arguments.of(type, 40, 320, 11, 2, bits)); // groups of 4, 2 and 1 rows; two row tiles
                 if (!quantized) {
                     b.add(Arguments.of(type, 5, 37, 2, 2, bits)); // a row length with a scalar tail
                 }
@@ -166,21 +167,21 @@ class KernelAgreementTest {
     }
 
     @Test
-    void pairedTokenKernelEqualsSingleTokenKernelBitForBit() {
-        // Prompt processing (two tokens per pass) and decoding (one) must give identical logits.
+    void fourTokenKernelEqualsSingleTokenKernelBitForBit() {
+        // Prompt processing (four tokens per pass) and decoding (one) must give identical logits.
         Random rnd = new Random(5);
         for (int bits : new int[] {256, 512}) {
             try (Arena arena = Arena.ofConfined(); Backend vector = new VectorBackend(1, bits)) {
-                Tensor w = RandomTensors.tensor(GgmlType.Q8_0, 6, 224, rnd, arena);
-                float[] x = RandomTensors.activations(3, 224, rnd);
-                float[] batch = new float[3 * 6];
-                vector.matmul(w, new Activations(3, 224).set(x, 3, 224), batch);
-                for (int t = 0; t < 3; t++) {
-                    float[] one = new float[6];
+                Tensor w = RandomTensors.tensor(GgmlType.Q8_0, 37, 224, rnd, arena);
+                float[] x = RandomTensors.activations(6, 224, rnd);
+                float[] batch = new float[6 * 37];
+                vector.matmul(w, new Activations(6, 224).set(x, 6, 224), batch);
+                for (int t = 0; t < 6; t++) {
+                    float[] one = new float[37];
                     float[] row = java.util.Arrays.copyOfRange(x, t * 224, (t + 1) * 224);
                     vector.matmul(w, new Activations(1, 224).set(row, 1, 224), one);
-                    for (int r = 0; r < 6; r++) {
-                        assertEquals(Float.floatToIntBits(one[r]), Float.floatToIntBits(batch[t * 6 + r]),
+                    for (int r = 0; r < 37; r++) {
+                        assertEquals(Float.floatToIntBits(one[r]), Float.floatToIntBits(batch[t * 37 + r]),
                                 bits + " bits, token " + t + " row " + r);
                     }
                 }
