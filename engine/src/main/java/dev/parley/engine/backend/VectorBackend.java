@@ -84,6 +84,38 @@ public final class VectorBackend implements Backend {
     }
 
     @Override
+    public void matmul(Tensor[] ws, Activations x, float[][] outs) {
+        if (ws.length != outs.length) {
+            throw new IllegalArgumentException("expected one output per weight but found " + ws.length
+                    + " weights and " + outs.length + " outputs");
+        }
+        int total = 0;
+        for (int i = 0; i < ws.length; i++) {
+            Backend.checkShapes(ws[i], x, outs[i]);
+            if (ws[i].activationFormat() != ws[0].activationFormat()) {
+                // Two rounded formats cannot be prepared at once: one dispatch per weight.
+                Backend.super.matmul(ws, x, outs);
+                return;
+            }
+            total += ws[i].rows();
+        }
+        x.prepare(ws[0].activationFormat());
+        // One range over the rows of all weights, one after another; a chunk may span two.
+        pool.parallelFor(total, (from, to, thread) -> {
+            int start = 0;
+            for (int i = 0; i < ws.length && start < to; i++) {
+                int rows = ws[i].rows();
+                int lo = Math.max(from, start);
+                int hi = Math.min(to, start + rows);
+                if (lo < hi) {
+                    rows(ws[i], x, outs[i], lo - start, hi - start, wide);
+                }
+                start += rows;
+            }
+        });
+    }
+
+    @Override
     public void parallelFor(int n, ParallelTask task) {
         pool.parallelFor(n, task);
     }

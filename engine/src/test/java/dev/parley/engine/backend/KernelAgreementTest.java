@@ -190,6 +190,32 @@ class KernelAgreementTest {
     }
 
     @Test
+    void oneDispatchOverSeveralWeightsEqualsSeparateProducts() {
+        Random rnd = new Random(8);
+        try (Arena arena = Arena.ofConfined(); Backend vector = new VectorBackend(3)) {
+            Tensor[] ws = {
+                RandomTensors.tensor(GgmlType.Q8_0, 13, 96, rnd, arena),
+                RandomTensors.tensor(GgmlType.Q8_0, 5, 96, rnd, arena),
+                RandomTensors.tensor(GgmlType.Q8_0, 22, 96, rnd, arena),
+            };
+            float[] x = RandomTensors.activations(5, 96, rnd);
+            Activations act = new Activations(5, 96).set(x, 5, 96);
+            float[][] fused = {new float[5 * 13], new float[5 * 5], new float[5 * 22]};
+            vector.matmul(ws, act, fused);
+            for (int i = 0; i < ws.length; i++) {
+                float[] alone = new float[fused[i].length];
+                vector.matmul(ws[i], act, alone);
+                for (int j = 0; j < alone.length; j++) {
+                    assertEquals(Float.floatToIntBits(alone[j]), Float.floatToIntBits(fused[i][j]), "weight " + i + " at " + j);
+                }
+            }
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> vector.matmul(ws, act, new float[][] {fused[0]}));
+            assertTrue(e.getMessage().contains("expected one output per weight"), e.getMessage());
+        }
+    }
+
+    @Test
     void parsesBackendNames() {
         assertEquals(BackendKind.SCALAR, BackendKind.parse("scalar"));
         assertEquals(BackendKind.VECTOR, BackendKind.parse(" Vector "));
