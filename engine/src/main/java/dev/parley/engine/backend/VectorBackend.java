@@ -22,6 +22,13 @@ public final class VectorBackend implements Backend {
 
     private final WorkerPool pool;
     private final boolean wide;
+    /** The product being run: set by {@link #dispatch}, read by the pool's threads. */
+    private final ParallelTask job = (from, to, thread) -> runJob(from, to);
+    private final Tensor[] single = new Tensor[1];
+    private final float[][] singleOut = new float[1][];
+    private volatile Tensor[] jobWeights;
+    private volatile Activations jobInput;
+    private volatile float[][] jobOutputs;
 
     /** A backend whose kernels use {@link #defaultBits()}-bit vectors. */
     public VectorBackend(int threads) {
@@ -77,14 +84,16 @@ public final class VectorBackend implements Backend {
     public int threads() { return pool.threads(); }
 
     @Override
-    public void matmul(Tensor w, Activations x, float[] out) {
+    public synchronized void matmul(Tensor w, Activations x, float[] out) {
         Backend.checkShapes(w, x, out);
         x.prepare(w.activationFormat());
-        pool.parallelFor(w.rows(), (from, to, thread) -> rows(w, x, out, from, to, wide));
+        single[0] = w;
+        singleOut[0] = out;
+        dispatch(single, x, singleOut, w.rows());
     }
 
     @Override
-    public void matmul(Tensor[] ws, Activations x, float[][] outs) {
+    public synchronized void matmul(Tensor[] ws, Activations x, float[][] outs) {
         if (ws.length != outs.length) {
             throw new IllegalArgumentException("expected one output per weight but found " + ws.length
                     + " weights and " + outs.length + " outputs");
@@ -100,19 +109,42 @@ public final class VectorBackend implements Backend {
             total += ws[i].rows();
         }
         x.prepare(ws[0].activationFormat());
-        // One range over the rows of all weights, one after another; a chunk may span two.
-        pool.parallelFor(total, (from, to, thread) -> {
-            int start = 0;
-            for (int i = 0; i < ws.length && start < to; i++) {
-                int rows = ws[i].rows();
-                int lo = Math.max(from, start);
-                int hi = Math.min(to, start + rows);
-                if (lo < hi) {
-                    rows(ws[i], x, outs[i], lo - start, hi - start, wide);
-                }
-                start += rows;
+        dispatch(ws, x, outs, total);
+    }
+
+    /**
+     * Runs the rows of {@code ws} (all {@code total} of them, one weight after another) on the
+     * pool through the one reusable {@link #job}: nothing is allocated per product.
+     */
+    private synchronized void dispatch(Tensor[] ws, Activations x, float[][] outs, int total) {
+        jobWeights = ws;
+        jobInput = x;
+        jobOutputs = outs;
+        try {
+            pool.parallelFor(total, job);
+        } finally {
+            jobWeights = null;
+            jobInput = null;
+            jobOutputs = null;
+            single[0] = null;
+            singleOut[0] = null;
+        }
+    }
+
+    /** A chunk {@code [from, to)} of the rows of the current job; a chunk may span two weights. */
+    private void runJob(int from, int to) {
+        Tensor[] ws = jobWeights;
+        float[][] outs = jobOutputs;
+        int start = 0;
+        for (int i = 0; i < ws.length && start < to; i++) {
+            int rows = ws[i].rows();
+            int lo = Math.max(from, start);
+            int hi = Math.min(to, start + rows);
+            if (lo < hi) {
+                rows(ws[i], jobInput, outs[i], lo - start, hi - start, wide);
             }
-        });
+            start += rows;
+        }
     }
 
     @Override
