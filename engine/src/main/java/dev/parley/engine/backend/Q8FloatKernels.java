@@ -12,11 +12,14 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Q8_0 weights times Q8_0-quantized activations, in float: each weight block is dequantized
  * ({@code w * d}, exact in float) and multiplied into rows of dequantized activations
- * ({@code q * d}, exact too). The products are those of the integer kernels; only the order of
- * float additions differs. The four-row kernels (prompt processing) load and convert each weight
- * block once for four activation rows and give each row bit for bit what the one-row kernels
- * (decoding) give, so that a prompt and the same tokens decoded one by one agree exactly; a
- * different rounding would flip activation quantization steps and grow through the layers.
+ * ({@code q * d}, exact too). Mathematically the sums of the integer reference (llama.cpp's
+ * int8 x int8 products per block, scaled); they differ only by float rounding. Fewer operations
+ * per block than int8 products widened to shorts in the Vector API, which has no multiply-add of
+ * adjacent lanes; and at prompt time each converted weight vector serves several tokens. The
+ * four-row kernels (prompt processing) load and convert each weight block once for four
+ * activation rows and give each row bit for bit what the one-row kernels (decoding) give, so
+ * that a prompt and the same tokens decoded one by one agree exactly; a different rounding would
+ * flip activation quantization steps and grow through the layers.
  * One method per vector width, so that each species is a constant.
  */
 final class Q8FloatKernels {
