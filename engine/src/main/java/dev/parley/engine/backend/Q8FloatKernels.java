@@ -20,7 +20,7 @@ import jdk.incubator.vector.VectorSpecies;
  * activation rows and give each row bit for bit what the one-row kernels (decoding) give, so
  * that a prompt and the same tokens decoded one by one agree exactly; a different rounding would
  * flip activation quantization steps and grow through the layers.
- * One method per vector width, so that each species is a constant.
+ * 512-bit vectors only: at 256 bits (AVX2) the int8 kernels of {@link VectorKernels} measured faster.
  */
 final class Q8FloatKernels {
 
@@ -28,9 +28,7 @@ final class Q8FloatKernels {
     static final int TOKENS = 4;
 
     private static final VectorSpecies<Float> F512 = FloatVector.SPECIES_512;
-    private static final VectorSpecies<Float> F256 = FloatVector.SPECIES_256;
     private static final VectorSpecies<Byte> B128 = ByteVector.SPECIES_128;
-    private static final VectorSpecies<Byte> B64 = ByteVector.SPECIES_64;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(LE);
     private static final int QK = Activations.BLOCK;
@@ -136,50 +134,6 @@ final class Q8FloatKernels {
         out[(t0 + 3) * rows + r + 1] = e3.add(g3).reduceLanes(VectorOperators.ADD);
     }
 
-    /** {@link #dotQ8_0x4w512} with 256-bit vectors (a block is four vectors of eight floats). */
-    static void dotQ8_0x4w256(MemorySegment w, long base, int blocks, float[] x, int dim, int t0,
-                             float[] out, int rows, int r) {
-        FloatVector a0 = FloatVector.zero(F256);
-        FloatVector a1 = a0, a2 = a0, a3 = a0, c0 = a0, c1 = a0, c2 = a0, c3 = a0;
-        int x0 = t0 * dim;
-        for (int b = 0; b < blocks; b++) {
-            long bo = base + (long) b * 34;
-            FloatVector d = FloatVector.broadcast(F256, Float.float16ToFloat(w.get(I16, bo)));
-            FloatVector w0 = ((FloatVector) ByteVector.fromMemorySegment(B64, w, bo + 2, LE)
-                    .convertShape(VectorOperators.B2F, F256, 0)).mul(d);
-            FloatVector w1 = ((FloatVector) ByteVector.fromMemorySegment(B64, w, bo + 10, LE)
-                    .convertShape(VectorOperators.B2F, F256, 0)).mul(d);
-            FloatVector w2 = ((FloatVector) ByteVector.fromMemorySegment(B64, w, bo + 18, LE)
-                    .convertShape(VectorOperators.B2F, F256, 0)).mul(d);
-            FloatVector w3 = ((FloatVector) ByteVector.fromMemorySegment(B64, w, bo + 26, LE)
-                    .convertShape(VectorOperators.B2F, F256, 0)).mul(d);
-            int xo = x0 + b * QK;
-            a0 = w0.fma(FloatVector.fromArray(F256, x, xo), a0);
-            c0 = w1.fma(FloatVector.fromArray(F256, x, xo + 8), c0);
-            a0 = w2.fma(FloatVector.fromArray(F256, x, xo + 16), a0);
-            c0 = w3.fma(FloatVector.fromArray(F256, x, xo + 24), c0);
-            xo += dim;
-            a1 = w0.fma(FloatVector.fromArray(F256, x, xo), a1);
-            c1 = w1.fma(FloatVector.fromArray(F256, x, xo + 8), c1);
-            a1 = w2.fma(FloatVector.fromArray(F256, x, xo + 16), a1);
-            c1 = w3.fma(FloatVector.fromArray(F256, x, xo + 24), c1);
-            xo += dim;
-            a2 = w0.fma(FloatVector.fromArray(F256, x, xo), a2);
-            c2 = w1.fma(FloatVector.fromArray(F256, x, xo + 8), c2);
-            a2 = w2.fma(FloatVector.fromArray(F256, x, xo + 16), a2);
-            c2 = w3.fma(FloatVector.fromArray(F256, x, xo + 24), c2);
-            xo += dim;
-            a3 = w0.fma(FloatVector.fromArray(F256, x, xo), a3);
-            c3 = w1.fma(FloatVector.fromArray(F256, x, xo + 8), c3);
-            a3 = w2.fma(FloatVector.fromArray(F256, x, xo + 16), a3);
-            c3 = w3.fma(FloatVector.fromArray(F256, x, xo + 24), c3);
-        }
-        out[t0 * rows + r] = a0.add(c0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r] = a1.add(c1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 2) * rows + r] = a2.add(c2).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 3) * rows + r] = a3.add(c3).reduceLanes(VectorOperators.ADD);
-    }
-
     /** Row {@code r} (at {@code base}) dotted with activation row {@code t} of {@code x}; 512-bit vectors. */
     static float dotQ8_0w512(MemorySegment w, long base, int blocks, float[] x, int xo) {
         FloatVector a = FloatVector.zero(F512);
@@ -194,30 +148,6 @@ final class Q8FloatKernels {
             int o = xo + b * QK;
             a = lo.fma(FloatVector.fromArray(F512, x, o), a);
             c = hi.fma(FloatVector.fromArray(F512, x, o + 16), c);
-        }
-        return a.add(c).reduceLanes(VectorOperators.ADD);
-    }
-
-    /** {@link #dotQ8_0w512} with 256-bit vectors, bit for bit what {@link #dotQ8_0x4w256} gives each row. */
-    static float dotQ8_0w256(MemorySegment w, long base, int blocks, float[] x, int xo) {
-        FloatVector a = FloatVector.zero(F256);
-        FloatVector c = a;
-        for (int b = 0; b < blocks; b++) {
-            long bo = base + (long) b * 34;
-            FloatVector d = FloatVector.broadcast(F256, Float.float16ToFloat(w.get(I16, bo)));
-            FloatVector w0 = ((FloatVector) ByteVector.fromMemorySegment(B64, w, bo + 2, LE)
-                    .convertShape(VectorOperators.B2F, F256, 0)).mul(d);
-            FloatVector w1 = ((FloatVector) ByteVector.fromMemorySegment(B64, w, bo + 10, LE)
-                    .convertShape(VectorOperators.B2F, F256, 0)).mul(d);
-            FloatVector w2 = ((FloatVector) ByteVector.fromMemorySegment(B64, w, bo + 18, LE)
-                    .convertShape(VectorOperators.B2F, F256, 0)).mul(d);
-            FloatVector w3 = ((FloatVector) ByteVector.fromMemorySegment(B64, w, bo + 26, LE)
-                    .convertShape(VectorOperators.B2F, F256, 0)).mul(d);
-            int o = xo + b * QK;
-            a = w0.fma(FloatVector.fromArray(F256, x, o), a);
-            c = w1.fma(FloatVector.fromArray(F256, x, o + 8), c);
-            a = w2.fma(FloatVector.fromArray(F256, x, o + 16), a);
-            c = w3.fma(FloatVector.fromArray(F256, x, o + 24), c);
         }
         return a.add(c).reduceLanes(VectorOperators.ADD);
     }

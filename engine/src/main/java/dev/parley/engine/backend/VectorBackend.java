@@ -213,6 +213,28 @@ public final class VectorBackend implements Backend {
 
     private static void q8_0Rows(MemorySegment seg, long rowBytes, int rows, int blocks, Activations x, float[] out,
                                  int from, int to, boolean wide) {
+        if (wide) {
+            q8_0RowsFloat(seg, rowBytes, rows, blocks, x, out, from, to);
+            return;
+        }
+        int count = x.count();
+        int dim = x.dim();
+        short[] qs = x.wideQuants();
+        float[] sc = x.scales();
+        int pairs = count - count % 2;
+        for (int r = from; r < to; r++) {
+            for (int t = 0; t < pairs; t += 2) {
+                VectorKernels.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
+            }
+            for (int t = pairs; t < count; t++) {
+                out[t * rows + r] = VectorKernels.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
+            }
+        }
+    }
+
+    /** 512 bits: four tokens x two rows per pass over a tile of rows kept in cache, then single tokens. */
+    private static void q8_0RowsFloat(MemorySegment seg, long rowBytes, int rows, int blocks, Activations x,
+                                      float[] out, int from, int to) {
         int count = x.count();
         int dim = x.dim();
         float[] xf = x.dequantizedQuants();
@@ -221,24 +243,16 @@ public final class VectorBackend implements Backend {
             int r1 = Math.min(to, r0 + ROW_TILE);
             for (int t = 0; t < quads; t += Q8FloatKernels.TOKENS) {
                 int r = r0;
-                if (wide) {
-                    for (; r + 1 < r1; r += 2) {
-                        Q8FloatKernels.dotQ8_0r2x4w512(seg, r * rowBytes, rowBytes, blocks, xf, dim, t, out, rows, r);
-                    }
+                for (; r + 1 < r1; r += 2) {
+                    Q8FloatKernels.dotQ8_0r2x4w512(seg, r * rowBytes, rowBytes, blocks, xf, dim, t, out, rows, r);
                 }
-                for (; r < r1; r++) {
-                    if (wide) {
-                        Q8FloatKernels.dotQ8_0x4w512(seg, r * rowBytes, blocks, xf, dim, t, out, rows, r);
-                    } else {
-                        Q8FloatKernels.dotQ8_0x4w256(seg, r * rowBytes, blocks, xf, dim, t, out, rows, r);
-                    }
+                if (r < r1) {
+                    Q8FloatKernels.dotQ8_0x4w512(seg, r * rowBytes, blocks, xf, dim, t, out, rows, r);
                 }
             }
             for (int t = quads; t < count; t++) {
                 for (int r = r0; r < r1; r++) {
-                    out[t * rows + r] = wide
-                            ? Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, t * dim)
-                            : Q8FloatKernels.dotQ8_0w256(seg, r * rowBytes, blocks, xf, t * dim);
+                    out[t * rows + r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, t * dim);
                 }
             }
         }

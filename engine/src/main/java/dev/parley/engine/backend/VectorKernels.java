@@ -15,7 +15,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Dot products of one weight row (read straight from its {@link MemorySegment}) with one prepared
  * activation row, with 256-bit vectors (AVX2 width). Each mirrors the scalar reference in its
- * tensor class; only the order of float additions differs. Q8_0 is in {@link Q8FloatKernels}.
+ * tensor class; only the order of float additions differs. Q8_0 at 512 bits is in {@link Q8FloatKernels}.
  */
 final class VectorKernels {
 
@@ -30,6 +30,55 @@ final class VectorKernels {
     private static final int QK = Activations.BLOCK;
 
     private VectorKernels() {
+    }
+
+    /** Q8_0 row (34-byte blocks at {@code base}) x Q8_0 activations (quants widened to shorts). */
+    static float dotQ8_0(MemorySegment w, long base, int blocks, short[] q, int qo, float[] s, int so) {
+        FloatVector acc = FloatVector.zero(F);
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 34;
+            float d = Float.float16ToFloat(w.get(I16, bo)) * s[so + b];
+            int xo = qo + b * QK;
+            ShortVector w0 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE).convertShape(VectorOperators.B2S, S, 0);
+            ShortVector w1 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE).convertShape(VectorOperators.B2S, S, 0);
+            // |w| <= 128 and |x| <= 127, so two products fit in a short before widening. Each
+            // int lane then adds its two sign-extended shorts (shifts, no cross-lane shuffle).
+            // Written out: a helper method is not always inlined, and then vectors get boxed.
+            ShortVector p = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
+            acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
+        }
+        return acc.reduceLanes(VectorOperators.ADD);
+    }
+
+    /**
+     * The same as {@link #dotQ8_0} for two activation rows {@code t0, t0 + 1} at once, each weight
+     * block loaded and widened once (prompt processing); writes {@code out[t * rows + r]}. Each
+     * result is bit-identical to {@link #dotQ8_0}'s. (Four rows at once exceed C2's inlining node
+     * budget and fall off the intrinsics.)
+     */
+    static void dotQ8_0x2(MemorySegment w, long base, int blocks, short[] q, int dim, int t0, float[] s,
+                          float[] out, int rows, int r) {
+        FloatVector a0 = FloatVector.zero(F);
+        FloatVector a1 = a0;
+        int q0 = t0 * dim;
+        int s0 = t0 * blocks;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 34;
+            float dw = Float.float16ToFloat(w.get(I16, bo));
+            ShortVector w0 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE).convertShape(VectorOperators.B2S, S, 0);
+            ShortVector w1 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE).convertShape(VectorOperators.B2S, S, 0);
+            int xo = q0 + b * QK;
+            ShortVector p0 = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
+            xo += dim;
+            ShortVector p1 = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
+            a0 = ((FloatVector) p0.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p0.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * s[s0 + b]), a0);
+            a1 = ((FloatVector) p1.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p1.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * s[s0 + blocks + b]), a1);
+        }
+        out[t0 * rows + r] = a0.reduceLanes(VectorOperators.ADD);
+        out[(t0 + 1) * rows + r] = a1.reduceLanes(VectorOperators.ADD);
     }
 
     /** Q4_0 row (18-byte blocks at {@code base}) x Q8_0 activations. */
