@@ -24,6 +24,23 @@ public interface Backend extends AutoCloseable {
     void matmul(Tensor w, Activations x, float[] out);
 
     /**
+     * {@link #matmul} of each {@code ws[i]} with the same {@code x} into {@code outs[i]} (Q/K/V,
+     * gate/up): the vector backend shares one dispatch to its threads among all of them. The
+     * results are those of separate calls.
+     *
+     * @throws IllegalArgumentException when the shapes do not fit or the arrays differ in length
+     */
+    default void matmul(Tensor[] ws, Activations x, float[][] outs) {
+        if (ws.length != outs.length) {
+            throw new IllegalArgumentException("expected one output per weight but found " + ws.length
+                    + " weights and " + outs.length + " outputs");
+        }
+        for (int i = 0; i < ws.length; i++) {
+            matmul(ws[i], x, outs[i]);
+        }
+    }
+
+    /**
      * Runs {@code task} over {@code [0, n)}, split across {@link #threads()} threads; a thread
      * never runs two pieces at once, so per-thread scratch indexed by {@code thread} is safe.
      */

@@ -9,6 +9,7 @@ import dev.parley.engine.tensor.Q4_0Tensor;
 import dev.parley.engine.tensor.Q8_0Tensor;
 import dev.parley.engine.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.FloatVector;
 
 /**
  * The fast backend: Vector API kernels per tensor type, output rows split over a fixed pool of
@@ -16,13 +17,64 @@ import java.lang.foreign.MemorySegment;
  */
 public final class VectorBackend implements Backend {
 
-    private final WorkerPool pool;
+    /** The system property that picks the vector width of the quantized kernels: 256 or 512. */
+    public static final String BITS_PROPERTY = "parley.vector.bits";
 
+    private final WorkerPool pool;
+    private final boolean wide;
+    /** The product being run: set by {@link #dispatch}, read by the pool's threads. */
+    private final ParallelTask job = (from, to, thread) -> runJob(from, to);
+    private final Tensor[] single = new Tensor[1];
+    private final float[][] singleOut = new float[1][];
+    private volatile Tensor[] jobWeights;
+    private volatile Activations jobInput;
+    private volatile float[][] jobOutputs;
+
+    /** A backend whose kernels use {@link #defaultBits()}-bit vectors. */
     public VectorBackend(int threads) {
+        this(threads, defaultBits());
+    }
+
+    /**
+     * A backend whose Q8_0 kernels use {@code bits}-bit vectors (256 or 512). Both are correct on
+     * every CPU; 512 is fast only where the CPU has AVX-512.
+     */
+    public VectorBackend(int threads, int bits) {
         if (threads < 1) {
             throw new IllegalArgumentException("expected at least 1 thread but found " + threads);
         }
+        if (bits != 256 && bits != 512) {
+            throw new IllegalArgumentException("expected a vector width of 256 or 512 bits but found " + bits);
+        }
+        this.wide = bits == 512;
         this.pool = new WorkerPool(threads, "parley-vector");
+    }
+
+    /**
+     * The width from the system property {@value #BITS_PROPERTY} when set, else the CPU's preferred
+     * vector width (512 with AVX-512, else 256).
+     *
+     * @throws IllegalArgumentException when the property holds something other than 256 or 512
+     */
+    public static int defaultBits() {
+        String p = System.getProperty(BITS_PROPERTY);
+        if (p == null || p.isBlank()) {
+            return FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? 512 : 256;
+        }
+        try {
+            int bits = Integer.parseInt(p.strip());
+            if (bits == 256 || bits == 512) {
+                return bits;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("expected -D" + BITS_PROPERTY + "=256 or 512 but found " + p);
+    }
+
+    /** The width of this backend's quantized kernels, in bits. */
+    public int bits() {
+        return wide ? 512 : 256;
     }
 
     @Override
@@ -32,10 +84,67 @@ public final class VectorBackend implements Backend {
     public int threads() { return pool.threads(); }
 
     @Override
-    public void matmul(Tensor w, Activations x, float[] out) {
+    public synchronized void matmul(Tensor w, Activations x, float[] out) {
         Backend.checkShapes(w, x, out);
         x.prepare(w.activationFormat());
-        pool.parallelFor(w.rows(), (from, to, thread) -> rows(w, x, out, from, to));
+        single[0] = w;
+        singleOut[0] = out;
+        dispatch(single, x, singleOut, w.rows());
+    }
+
+    @Override
+    public synchronized void matmul(Tensor[] ws, Activations x, float[][] outs) {
+        if (ws.length != outs.length) {
+            throw new IllegalArgumentException("expected one output per weight but found " + ws.length
+                    + " weights and " + outs.length + " outputs");
+        }
+        int total = 0;
+        for (int i = 0; i < ws.length; i++) {
+            Backend.checkShapes(ws[i], x, outs[i]);
+            if (ws[i].activationFormat() != ws[0].activationFormat()) {
+                // Two rounded formats cannot be prepared at once: one dispatch per weight.
+                Backend.super.matmul(ws, x, outs);
+                return;
+            }
+            total += ws[i].rows();
+        }
+        x.prepare(ws[0].activationFormat());
+        dispatch(ws, x, outs, total);
+    }
+
+    /**
+     * Runs the rows of {@code ws} (all {@code total} of them, one weight after another) on the
+     * pool through the one reusable {@link #job}: nothing is allocated per product.
+     */
+    private synchronized void dispatch(Tensor[] ws, Activations x, float[][] outs, int total) {
+        jobWeights = ws;
+        jobInput = x;
+        jobOutputs = outs;
+        try {
+            pool.parallelFor(total, job);
+        } finally {
+            jobWeights = null;
+            jobInput = null;
+            jobOutputs = null;
+            single[0] = null;
+            singleOut[0] = null;
+        }
+    }
+
+    /** A chunk {@code [from, to)} of the rows of the current job; a chunk may span two weights. */
+    private void runJob(int from, int to) {
+        Tensor[] ws = jobWeights;
+        float[][] outs = jobOutputs;
+        int start = 0;
+        for (int i = 0; i < ws.length && start < to; i++) {
+            int rows = ws[i].rows();
+            int lo = Math.max(from, start);
+            int hi = Math.min(to, start + rows);
+            if (lo < hi) {
+                rows(ws[i], jobInput, outs[i], lo - start, hi - start, wide);
+            }
+            start += rows;
+        }
     }
 
     @Override
@@ -53,7 +162,7 @@ public final class VectorBackend implements Backend {
         VectorKernels.axpy(alpha, x, xo, y, yo, n);
     }
 
-    private static void rows(Tensor w, Activations x, float[] out, int from, int to) {
+    private static void rows(Tensor w, Activations x, float[] out, int from, int to, boolean wide) {
         MemorySegment seg = w.data();
         long rowBytes = w.rowBytes();
         int rows = w.rows();
@@ -61,20 +170,7 @@ public final class VectorBackend implements Backend {
         int count = x.count();
         int dim = x.dim();
         switch (w) {
-            case Q8_0Tensor q -> {
-                short[] qs = x.wideQuants();
-                float[] sc = x.scales();
-                int blocks = cols / Activations.BLOCK;
-                int pairs = count - count % 2;
-                for (int r = from; r < to; r++) {
-                    for (int t = 0; t < pairs; t += 2) {
-                        VectorKernels.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
-                    }
-                    for (int t = pairs; t < count; t++) {
-                        out[t * rows + r] = VectorKernels.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
-                    }
-                }
-            }
+            case Q8_0Tensor q -> q8_0Rows(seg, rowBytes, rows, cols / Activations.BLOCK, x, out, from, to, wide);
             case Q4_0Tensor q -> {
                 short[] qs = x.wideQuants();
                 float[] sc = x.scales();
@@ -112,6 +208,56 @@ public final class VectorBackend implements Backend {
         }
     }
 
+    /** Rows to keep in cache while every group of activation rows passes over them. */
+    private static final int ROW_TILE = 32;
+
+    private static void q8_0Rows(MemorySegment seg, long rowBytes, int rows, int blocks, Activations x, float[] out,
+                                 int from, int to, boolean wide) {
+        if (wide) {
+            q8_0RowsFloat(seg, rowBytes, rows, blocks, x, out, from, to);
+            return;
+        }
+        int count = x.count();
+        int dim = x.dim();
+        short[] qs = x.wideQuants();
+        float[] sc = x.scales();
+        int pairs = count - count % 2;
+        for (int r = from; r < to; r++) {
+            for (int t = 0; t < pairs; t += 2) {
+                VectorKernels.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
+            }
+            for (int t = pairs; t < count; t++) {
+                out[t * rows + r] = VectorKernels.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
+            }
+        }
+    }
+
+    /** 512 bits: four tokens x two rows per pass over a tile of rows kept in cache, then single tokens. */
+    private static void q8_0RowsFloat(MemorySegment seg, long rowBytes, int rows, int blocks, Activations x,
+                                      float[] out, int from, int to) {
+        int count = x.count();
+        int dim = x.dim();
+        float[] xf = x.dequantizedQuants();
+        int quads = count - count % Q8FloatKernels.TOKENS;
+        for (int r0 = from; r0 < to; r0 += ROW_TILE) {
+            int r1 = Math.min(to, r0 + ROW_TILE);
+            for (int t = 0; t < quads; t += Q8FloatKernels.TOKENS) {
+                int r = r0;
+                for (; r + 1 < r1; r += 2) {
+                    Q8FloatKernels.dotQ8_0r2x4w512(seg, r * rowBytes, rowBytes, blocks, xf, dim, t, out, rows, r);
+                }
+                if (r < r1) {
+                    Q8FloatKernels.dotQ8_0x4w512(seg, r * rowBytes, blocks, xf, dim, t, out, rows, r);
+                }
+            }
+            for (int t = quads; t < count; t++) {
+                for (int r = r0; r < r1; r++) {
+                    out[t * rows + r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, t * dim);
+                }
+            }
+        }
+    }
+
     @Override
     public void close() {
         pool.close();
@@ -119,6 +265,6 @@ public final class VectorBackend implements Backend {
 
     @Override
     public String toString() {
-        return "vector x" + threads();
+        return "vector" + bits() + " x" + threads();
     }
 }

@@ -15,7 +15,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Dot products of one weight row (read straight from its {@link MemorySegment}) with one prepared
  * activation row, with 256-bit vectors (AVX2 width). Each mirrors the scalar reference in its
- * tensor class; only the order of float additions differs.
+ * tensor class; only the order of float additions differs. Q8_0 at 512 bits is in {@link Q8FloatKernels}.
  */
 final class VectorKernels {
 

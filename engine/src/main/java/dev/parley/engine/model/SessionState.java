@@ -22,6 +22,8 @@ final class SessionState {
     final float[] sin;    // (chunk, ropeDims / 2)
     final float[] logits; // (vocab)
     final Activations act;
+    final float[][] qkvOut;    // {q, k, v}
+    final float[][] gateUpOut; // {hb, hb2}
 
     SessionState(Configuration c, int chunk, int contextLength, int threads) {
         this.chunk = chunk;
@@ -39,5 +41,7 @@ final class SessionState {
         sin = new float[chunk * (c.ropeDims() / 2)];
         logits = new float[c.vocabSize()];
         act = new Activations(chunk, Math.max(c.dim(), Math.max(c.qDim(), c.ffnDim())));
+        qkvOut = new float[][] {q, k, v};
+        gateUpOut = new float[][] {hb, hb2};
     }
 }

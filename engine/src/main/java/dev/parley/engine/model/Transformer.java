@@ -2,6 +2,7 @@ package dev.parley.engine.model;
 
 import dev.parley.engine.backend.Backend;
 import dev.parley.engine.tensor.Activations;
+import dev.parley.engine.tensor.Tensor;
 
 /**
  * The forward pass of a Llama-style decoder, written to follow llama.cpp's graph and rounding:
@@ -16,12 +17,23 @@ final class Transformer {
     private final Weights w;
     private final Backend backend;
     private final RoPE rope;
+    /** Per layer: {wq, wk, wv} and {wGate, wUp}, multiplied in one backend call each. */
+    private final Tensor[][] qkv;
+    private final Tensor[][] gateUp;
 
     Transformer(Configuration config, Weights weights, Backend backend) {
         this.c = config;
         this.w = weights;
         this.backend = backend;
         this.rope = new RoPE(config, weights.ropeFreqFactors());
+        int layers = config.layers();
+        this.qkv = new Tensor[layers][];
+        this.gateUp = new Tensor[layers][];
+        for (int l = 0; l < layers; l++) {
+            LayerWeights lw = weights.layers().get(l);
+            qkv[l] = new Tensor[] {lw.wq(), lw.wk(), lw.wv()};
+            gateUp[l] = new Tensor[] {lw.wGate(), lw.wUp()};
+        }
     }
 
     /**
@@ -50,9 +62,7 @@ final class Transformer {
             // Attention block.
             rmsNorm(s.xb, s.x, lw.attnNorm(), count, dim);
             act.set(s.xb, count, dim);
-            backend.matmul(lw.wq(), act, s.q);
-            backend.matmul(lw.wk(), act, s.k);
-            backend.matmul(lw.wv(), act, s.v);
+            backend.matmul(qkv[l], act, s.qkvOut);
             if (lw.bq() != null) {
                 addBias(s.q, lw.bq(), count);
                 addBias(s.k, lw.bk(), count);
@@ -71,8 +81,7 @@ final class Transformer {
             // Feed-forward block.
             rmsNorm(s.xb, s.x, lw.ffnNorm(), count, dim);
             act.set(s.xb, count, dim);
-            backend.matmul(lw.wGate(), act, s.hb);
-            backend.matmul(lw.wUp(), act, s.hb2);
+            backend.matmul(gateUp[l], act, s.gateUpOut);
             int n = count * c.ffnDim();
             for (int i = 0; i < n; i++) {
                 float g = s.hb[i];

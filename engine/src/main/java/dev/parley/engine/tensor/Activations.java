@@ -24,6 +24,7 @@ public final class Activations {
     private ActivationFormat roundedFormat;
     private final byte[] quants;
     private final short[] wideQuants;
+    private final float[] dequantized;
     private final float[] scales;
     private boolean quantized;
 
@@ -35,6 +36,7 @@ public final class Activations {
         this.rounded = new float[n];
         this.quants = new byte[n];
         this.wideQuants = new short[n];
+        this.dequantized = new float[n];
         this.scales = new float[(n + BLOCK - 1) / BLOCK + maxCount];
     }
 
@@ -96,6 +98,14 @@ public final class Activations {
         return wideQuants;
     }
 
+    /**
+     * The Q8_0 values as floats, {@code q * d} (exact in float), for kernels that multiply in float.
+     */
+    public float[] dequantizedQuants() {
+        checkQuantized();
+        return dequantized;
+    }
+
     /** Q8_0 block scales (after {@link #prepare}); row t's block b is at {@code t * (dim / 32) + b}. */
     public float[] scales() {
         checkQuantized();
@@ -137,10 +147,12 @@ public final class Activations {
                 float d = amax / 127f;
                 float id = amax != 0f ? 127f / amax : 0f;
                 scales[t * blocks + b] = Float.float16ToFloat(Float.floatToFloat16(d));
+                float sd = scales[t * blocks + b];
                 for (int j = 0; j < BLOCK; j++) {
                     byte q = (byte) Math.rint(raw[base + j] * id);
                     quants[base + j] = q;
                     wideQuants[base + j] = q;
+                    dequantized[base + j] = q * sd;
                 }
             }
         }

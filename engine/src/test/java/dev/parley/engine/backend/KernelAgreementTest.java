@@ -23,23 +23,27 @@ class KernelAgreementTest {
         Stream.Builder<Arguments> b = Stream.builder();
         for (GgmlType type : new GgmlType[] {GgmlType.F32, GgmlType.F16, GgmlType.BF16, GgmlType.Q8_0, GgmlType.Q4_0}) {
             boolean quantized = type.blockSize() > 1;
-            b.add(Arguments.of(type, 1, 32, 1, 1));
-            b.add(Arguments.of(type, 7, 96, 3, 2));
-            b.add(Arguments.of(type, 33, 256, 5, 3));
-            b.add(Arguments.of(type, 64, 704, 2, 4));
-            if (!quantized) {
-                b.add(Arguments.of(type, 5, 37, 2, 2)); // a row length with a scalar tail
+            for (int bits : new int[] {256, 512}) {
+                b.add(Arguments.of(type, 1, 32, 1, 1, bits));
+                b.add(Arguments.of(type, 7, 96, 3, 2, bits));
+                b.add(Arguments.of(type, 33, 256, 5, 3, bits));
+                b.add(Arguments.of(type, 64, 704, 2, 4, bits));
+                b.add(Arguments.of(type, 9, 160, 4, 1, bits)); // an odd number of blocks per row
+                b.add(Arguments.of(type, 40, 320, 11, 2, bits)); // groups of 4, 2 and 1 rows; two row tiles
+                if (!quantized) {
+                    b.add(Arguments.of(type, 5, 37, 2, 2, bits)); // a row length with a scalar tail
+                }
             }
         }
         return b.build();
     }
 
-    @ParameterizedTest(name = "{0} rows={1} cols={2} count={3} threads={4}")
+    @ParameterizedTest(name = "{0} rows={1} cols={2} count={3} threads={4} bits={5}")
     @MethodSource("shapes")
-    void vectorMatchesScalar(GgmlType type, int rows, int cols, int count, int threads) {
+    void vectorMatchesScalar(GgmlType type, int rows, int cols, int count, int threads, int bits) {
         Random rnd = new Random(rows * 31L + cols);
         try (Arena arena = Arena.ofShared(); Backend scalar = new ScalarBackend();
-             Backend vector = new VectorBackend(threads)) {
+             Backend vector = new VectorBackend(threads, bits)) {
             Tensor w = RandomTensors.tensor(type, rows, cols, rnd, arena);
             float[] x = RandomTensors.activations(count, cols, rnd);
             Activations act = new Activations(count, cols).set(x, count, cols);
@@ -150,6 +154,64 @@ class KernelAgreementTest {
                         throw new IllegalStateException("boom " + from);
                     }));
             assertTrue(e.getMessage().startsWith("boom"), "a worker's failure reaches the caller");
+        }
+    }
+
+    @Test
+    void rejectsVectorWidthsOtherThan256Or512() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new VectorBackend(1, 384));
+        assertTrue(e.getMessage().contains("expected a vector width of 256 or 512 bits but found 384"), e.getMessage());
+        int bits = VectorBackend.defaultBits();
+        assertTrue(bits == 256 || bits == 512, "default width " + bits);
+    }
+
+    @Test
+    void fourTokenKernelEqualsSingleTokenKernelBitForBit() {
+        // Prompt processing (four tokens per pass) and decoding (one) must give identical logits.
+        Random rnd = new Random(5);
+        for (int bits : new int[] {256, 512}) {
+            try (Arena arena = Arena.ofConfined(); Backend vector = new VectorBackend(1, bits)) {
+                Tensor w = RandomTensors.tensor(GgmlType.Q8_0, 37, 224, rnd, arena);
+                float[] x = RandomTensors.activations(6, 224, rnd);
+                float[] batch = new float[6 * 37];
+                vector.matmul(w, new Activations(6, 224).set(x, 6, 224), batch);
+                for (int t = 0; t < 6; t++) {
+                    float[] one = new float[37];
+                    float[] row = java.util.Arrays.copyOfRange(x, t * 224, (t + 1) * 224);
+                    vector.matmul(w, new Activations(1, 224).set(row, 1, 224), one);
+                    for (int r = 0; r < 37; r++) {
+                        assertEquals(Float.floatToIntBits(one[r]), Float.floatToIntBits(batch[t * 37 + r]),
+                                bits + " bits, token " + t + " row " + r);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void oneDispatchOverSeveralWeightsEqualsSeparateProducts() {
+        Random rnd = new Random(8);
+        try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(3)) {
+            Tensor[] ws = {
+                RandomTensors.tensor(GgmlType.Q8_0, 13, 96, rnd, arena),
+                RandomTensors.tensor(GgmlType.Q8_0, 5, 96, rnd, arena),
+                RandomTensors.tensor(GgmlType.Q8_0, 22, 96, rnd, arena),
+            };
+            float[] x = RandomTensors.activations(5, 96, rnd);
+            Activations act = new Activations(5, 96).set(x, 5, 96);
+            float[][] fused = {new float[5 * 13], new float[5 * 5], new float[5 * 22]};
+            vector.matmul(ws, act, fused);
+            for (int i = 0; i < ws.length; i++) {
+                float[] alone = new float[fused[i].length];
+                vector.matmul(ws[i], act, alone);
+                for (int j = 0; j < alone.length; j++) {
+                    assertEquals(Float.floatToIntBits(alone[j]), Float.floatToIntBits(fused[i][j]), "weight " + i + " at " + j);
+                }
+            }
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> vector.matmul(ws, act, new float[][] {fused[0]}));
+            assertTrue(e.getMessage().contains("expected one output per weight"), e.getMessage());
         }
     }
 
