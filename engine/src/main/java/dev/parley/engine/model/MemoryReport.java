@@ -83,7 +83,8 @@ public record MemoryReport(Map<GgmlType, Long> mappedWeightBytes, Map<GgmlType, 
         long floats = 3L * chunk * c.dim() + 2L * chunk * c.qDim() + 2L * chunk * c.kvDim() + 2L * chunk * c.ffnDim()
                 + (long) threads * contextLength + 2L * chunk * (c.ropeDims() / 2) + c.vocabSize();
         long n = (long) chunk * Math.max(c.dim(), Math.max(c.qDim(), c.ffnDim()));
-        long activations = 4 * n + n + 2 * n + 4 * ((n + Activations.BLOCK - 1) / Activations.BLOCK + chunk);
+        // rounded floats, int8 quants, quants widened to shorts, quants back as floats, block scales
+        long activations = 4 * n + n + 2 * n + 4 * n + 4 * ((n + Activations.BLOCK - 1) / Activations.BLOCK + chunk);
         return 4 * floats + activations;
     }
 

@@ -42,7 +42,7 @@ class MemoryReportTest {
                 assertEquals(r.kvBytes(), s.cache().bytes(), "KV cache arrays");
                 assertEquals(KvCache.bytesFor(m.config(), CTX, kv), r.kvBytes());
                 assertEquals(r.kvBytesPerToken() * CTX, r.kvBytes());
-                long scratch = arrayBytes(stateOf(s));
+                long scratch = arrayBytes(stateOf(s), java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
                 assertEquals(scratch, r.scratchBytes(), "session scratch arrays");
             }
         }
@@ -74,8 +74,11 @@ class MemoryReportTest {
         return f.get(s);
     }
 
-    /** Bytes of every primitive array reachable through the fields of {@code o} (and of nested non-array objects). */
-    private static long arrayBytes(Object o) throws IllegalAccessException {
+    /**
+     * Bytes of every primitive array reachable through the fields of {@code o} (and of nested non-array
+     * objects), each array counted once however many fields refer to it ({@code seen}, by identity).
+     */
+    private static long arrayBytes(Object o, java.util.Set<Object> seen) throws IllegalAccessException {
         long sum = 0;
         for (Field f : o.getClass().getDeclaredFields()) {
             if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()
@@ -88,20 +91,23 @@ class MemoryReportTest {
                 continue;
             }
             if (v.getClass().isArray()) {
-                sum += arrayOf(v);
-            } else if (v.getClass().getPackageName().startsWith("dev.parley")) {
-                sum += arrayBytes(v);
+                sum += arrayOf(v, seen);
+            } else if (v.getClass().getPackageName().startsWith("dev.parley") && seen.add(v)) {
+                sum += arrayBytes(v, seen);
             }
         }
         return sum;
     }
 
-    private static long arrayOf(Object a) {
+    private static long arrayOf(Object a, java.util.Set<Object> seen) {
+        if (!seen.add(a)) {
+            return 0;
+        }
         Class<?> c = a.getClass().getComponentType();
         if (!c.isPrimitive()) {
             long sum = 0;
             for (Object e : (Object[]) a) {
-                sum += e == null ? 0 : arrayOf(e);
+                sum += e == null ? 0 : arrayOf(e, seen);
             }
             return sum;
         }
