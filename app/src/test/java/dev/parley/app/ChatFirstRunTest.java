@@ -24,7 +24,9 @@ class ChatFirstRunTest {
         CliRun run = CliRun.withInput("Hello\n", "chat", "--home", dir.resolve("store").toString(),
                 "--catalog", catalog.toString());
         assertEquals(2, run.code(), run.toString());
-        assertTrue(run.err().contains("\nparley: error: No model is installed, and cannot reach 127.0.0.1"), run.err());
+        assertTrue(run.err().contains("\nparley: No model is installed, and cannot reach 127.0.0.1"), run.err());
+        assertTrue(run.err().strip().endsWith("parley: error: no model to chat with (see the ways forward above)"),
+                run.err());
         assertTrue(run.err().contains("parley chat --model /path/to/model.gguf"), run.err());
         assertTrue(run.err().contains("parley chat --demo"), run.err());
         assertFalse(run.err().contains("Exception"), run.err());

@@ -71,7 +71,9 @@ final class ModelChooser {
 
     private Path askInstead(String message, ModelStore store, BufferedReader input) throws IOException {
         if (!terminal.interactive()) {
-            throw new UsageException(message.replace("\n", "\n  ") + "\n  (or run: parley chat --demo)");
+            // The advice spans several lines; the error itself stays the usual single line.
+            terminal.err().println("parley: " + message + "\n  - or chat with the demo model at once:  parley chat --demo");
+            throw new UsageException("no model to chat with (see the ways forward above)");
         }
         terminal.err().println("parley: " + message);
         while (true) {
