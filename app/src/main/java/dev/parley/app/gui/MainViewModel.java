@@ -79,7 +79,8 @@ public final class MainViewModel {
         loading.set(true);
         ready.set(false);
         modelStatus.set("Loading " + path.getFileName() + "…");
-        context.chat().loadModel(new ModelRequest(path, s.backend(), s.threads(), s.contextSize()))
+        context.chat().loadModel(new ModelRequest(path, s.backend(), s.threads(), s.contextSize(), s.weights(),
+                s.kvCache()))
                 .whenComplete((info, error) -> ui.execute(() -> {
                     loading.set(false);
                     if (error != null) {
@@ -202,7 +203,8 @@ public final class MainViewModel {
         settings.set(next);
         boolean engineChanged = !Objects.equals(before.modelPath(), next.modelPath())
                 || before.backend() != next.backend() || before.threads() != next.threads()
-                || before.contextSize() != next.contextSize();
+                || before.contextSize() != next.contextSize() || before.weights() != next.weights()
+                || before.kvCache() != next.kvCache();
         if (engineChanged || !ready.get()) {
             loadModel();
         }

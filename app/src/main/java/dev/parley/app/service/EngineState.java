@@ -36,20 +36,22 @@ final class EngineState implements AutoCloseable {
             throw new IOException("expected a .gguf model file but found " + (Files.exists(path) ? "a folder" : "nothing")
                     + " at " + path);
         }
-        LlamaModel model = LlamaModel.load(path, new ModelOptions(request.backend(), request.threads()));
+        LlamaModel model = LlamaModel.load(path, new ModelOptions(request.backend(), request.threads())
+                .withWeights(request.weights()).withKv(request.kvCache()));
         try {
             Tokenizer tokenizer = Tokenizer.fromGguf(model.gguf());
             ChatTemplate template = ChatTemplate.detect(model.gguf().getString("tokenizer.chat_template", null));
             var config = model.config();
             int ctx = Math.min(request.contextSize(), config.contextLength());
             CachedSession session = new CachedSession(model.newSession(ctx));
-            long kvBudget = 2L * config.layers() * ctx * config.kvDim() * Float.BYTES;
+            var memory = model.memoryReport(ctx, request.kvCache());
             String name = model.gguf().getString("general.name", null);
             if (name == null || name.isBlank()) {
                 name = path.getFileName().toString();
             }
             ModelInfo info = new ModelInfo(name, path, config.architecture().toString(), config.layers(), ctx,
-                    model.weightBytes(), kvBudget, request.backend(), request.threads(), template.family().toString());
+                    memory.weightBytes(), memory.kvBytes(), request.backend(), request.threads(),
+                    template.family().toString());
             return new EngineState(model, tokenizer, template, session, info);
         } catch (IOException | RuntimeException e) {
             model.close();

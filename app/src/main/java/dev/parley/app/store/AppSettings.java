@@ -1,6 +1,8 @@
 package dev.parley.app.store;
 
 import dev.parley.engine.backend.BackendKind;
+import dev.parley.engine.model.KvFormat;
+import dev.parley.engine.model.WeightFormat;
 import java.util.Objects;
 
 /**
@@ -23,7 +25,7 @@ import java.util.Objects;
 public record AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
                           double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
                           String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
-                          Theme theme) {
+                          Theme theme, WeightFormat weights, KvFormat kvCache) {
 
     public AppSettings {
         modelPath = modelPath == null ? "" : modelPath.strip();
@@ -49,6 +51,8 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
             throw new IllegalArgumentException("expected a push-to-talk key such as Ctrl+Space but found none");
         }
         Objects.requireNonNull(theme, "theme");
+        Objects.requireNonNull(weights, "weights");
+        Objects.requireNonNull(kvCache, "KV cache precision");
     }
 
     /** The settings of a first start. */
@@ -56,22 +60,23 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         int cores = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
         return new AppSettings("", BackendKind.VECTOR, cores, 4096, 0.7, 0.95, 512,
                 "You are Parley, a friendly assistant. Keep answers short and clear.", "", 1.0, "", "", 800,
-                "Ctrl+Space", Theme.LIGHT);
+                "Ctrl+Space", Theme.LIGHT, WeightFormat.STORED, KvFormat.F32);
     }
 
     public AppSettings withModelPath(String path) {
         return new AppSettings(path, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice,
-                speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme);
+                speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache);
     }
 
     public AppSettings withTheme(Theme t) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
-                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t);
+                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t, weights, kvCache);
     }
 
     public AppSettings withSampling(double newTemperature, double newTopP, int newMaxTokens) {
         return new AppSettings(modelPath, backend, threads, contextSize, newTemperature, newTopP, newMaxTokens,
-                systemPrompt, voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme);
+                systemPrompt, voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme,
+                weights, kvCache);
     }
 
     private static void range(String name, int value, int min, int max) {

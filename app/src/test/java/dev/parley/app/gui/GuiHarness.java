@@ -33,7 +33,8 @@ final class GuiHarness {
     /** Writes first-start settings that load {@code model} greedily with short replies. */
     static AppSettings settingsFor(Path model, int contextSize, int maxTokens) {
         return new AppSettings(model.toString(), BackendKind.VECTOR, 1, contextSize, 0.0, 0.95, maxTokens,
-                "You are Parley.", "", 1.0, "", "", 800, "Ctrl+Space", Theme.LIGHT);
+                "You are Parley.", "", 1.0, "", "", 800, "Ctrl+Space", Theme.LIGHT,
+                dev.parley.engine.model.WeightFormat.STORED, dev.parley.engine.model.KvFormat.F32);
     }
 
     void writeSettings(AppSettings s) throws Exception {

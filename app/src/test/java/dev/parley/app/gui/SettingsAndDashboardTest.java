@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parley.app.TestModels;
 import dev.parley.app.store.AppSettings;
 import dev.parley.app.store.Theme;
+import dev.parley.engine.model.KvFormat;
+import dev.parley.engine.model.WeightFormat;
 import java.nio.file.Path;
 import java.util.List;
 import javafx.scene.Node;
@@ -51,6 +53,7 @@ class SettingsAndDashboardTest {
         app = new GuiHarness(home);
         app.writeSettings(GuiHarness.settingsFor(tiny, 512, 16));
         app.start();
+        long kvF32 = app.context.chat().model().orElseThrow().kvBudgetBytes();
         robot.clickOn("#settings-button");
         GuiHarness.waitFor(() -> dialog() != null);
         TextField temperature = (TextField) dialog().lookup("#setting-temperature");
@@ -59,6 +62,9 @@ class SettingsAndDashboardTest {
         robot.doubleClickOn(maxTokens).eraseText(8).write("99");
         GuiHarness.onFx(() -> {
             ((javafx.scene.control.ComboBox<Theme>) dialog().lookup("#setting-theme")).setValue(Theme.DARK);
+            ((javafx.scene.control.ComboBox<KvFormat>) dialog().lookup("#setting-kv")).setValue(KvFormat.INT8);
+            ((javafx.scene.control.ComboBox<WeightFormat>) dialog().lookup("#setting-weights"))
+                    .setValue(WeightFormat.INT8);
             return null;
         });
         DialogPane pane = dialog();
@@ -70,6 +76,10 @@ class SettingsAndDashboardTest {
         assertEquals(0.35, s.temperature(), 1e-9);
         assertEquals(99, s.maxTokens());
         assertEquals(Theme.DARK, s.theme());
+        assertEquals(KvFormat.INT8, s.kvCache());
+        assertEquals(WeightFormat.INT8, s.weights());
+        long kvInt8 = app.context.chat().model().orElseThrow().kvBudgetBytes();
+        assertTrue(kvInt8 < kvF32 * 0.35, "the model runs with an int8 KV cache (f16 would be half): " + kvInt8 + " vs " + kvF32 + " bytes");
         assertEquals(tiny.toString(), s.modelPath(), "untouched fields keep their values");
         assertTrue(robot.lookup("#theme-toggle").queryAs(ToggleButton.class).isSelected(), "the window opens dark");
     }

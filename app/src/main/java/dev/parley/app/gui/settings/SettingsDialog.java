@@ -4,6 +4,8 @@ import atlantafx.base.theme.Styles;
 import dev.parley.app.store.AppSettings;
 import dev.parley.app.store.Theme;
 import dev.parley.engine.backend.BackendKind;
+import dev.parley.engine.model.KvFormat;
+import dev.parley.engine.model.WeightFormat;
 import java.io.File;
 import javafx.beans.property.StringProperty;
 import javafx.event.ActionEvent;
@@ -52,6 +54,20 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         backend.getItems().setAll(BackendKind.values());
         backend.valueProperty().bindBidirectional(vm.backendProperty());
         row = add(form, row, "Backend", backend);
+        ComboBox<WeightFormat> weights = new ComboBox<>();
+        weights.setId("setting-weights");
+        weights.getItems().setAll(WeightFormat.values());
+        weights.valueProperty().bindBidirectional(vm.weightsProperty());
+        weights.setTooltip(new javafx.scene.control.Tooltip("STORED: the file's own precision; INT8: F16/BF16/F32 "
+                + "weights quantized to Q8_0 when the model loads (about half the memory, faster decode)"));
+        row = add(form, row, "Weights", weights);
+        ComboBox<KvFormat> kv = new ComboBox<>();
+        kv.setId("setting-kv");
+        kv.getItems().setAll(KvFormat.values());
+        kv.valueProperty().bindBidirectional(vm.kvCacheProperty());
+        kv.setTooltip(new javafx.scene.control.Tooltip("Precision of the KV cache: F32, F16 (half the memory) or "
+                + "INT8 (about a quarter, with a scale per head and position)"));
+        row = add(form, row, "KV cache", kv);
         row = add(form, row, "Threads", field("setting-threads", vm.threadsProperty()));
         row = add(form, row, "Context size (tokens)", field("setting-context", vm.contextSizeProperty()));
 

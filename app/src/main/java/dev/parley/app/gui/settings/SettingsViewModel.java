@@ -3,6 +3,8 @@ package dev.parley.app.gui.settings;
 import dev.parley.app.store.AppSettings;
 import dev.parley.app.store.Theme;
 import dev.parley.engine.backend.BackendKind;
+import dev.parley.engine.model.KvFormat;
+import dev.parley.engine.model.WeightFormat;
 import java.util.Locale;
 import java.util.Optional;
 import javafx.beans.property.ObjectProperty;
@@ -20,6 +22,8 @@ public final class SettingsViewModel {
     // Properties
     private final StringProperty modelPath = new SimpleStringProperty();
     private final ObjectProperty<BackendKind> backend = new SimpleObjectProperty<>();
+    private final ObjectProperty<WeightFormat> weights = new SimpleObjectProperty<>();
+    private final ObjectProperty<KvFormat> kvCache = new SimpleObjectProperty<>();
     private final StringProperty threads = new SimpleStringProperty();
     private final StringProperty contextSize = new SimpleStringProperty();
     private final StringProperty temperature = new SimpleStringProperty();
@@ -38,6 +42,8 @@ public final class SettingsViewModel {
     public SettingsViewModel(AppSettings s) {
         modelPath.set(s.modelPath());
         backend.set(s.backend());
+        weights.set(s.weights());
+        kvCache.set(s.kvCache());
         threads.set(Integer.toString(s.threads()));
         contextSize.set(Integer.toString(s.contextSize()));
         temperature.set(number(s.temperature()));
@@ -62,7 +68,8 @@ public final class SettingsViewModel {
                     integer("Context size", contextSize), decimal("Temperature", temperature), decimal("Top-p", topP),
                     integer("Max tokens", maxTokens), systemPrompt.get(), voice.get(),
                     decimal("Speaking rate", speakingRate), inputDevice.get(), outputDevice.get(),
-                    integer("End-of-turn silence", endOfTurnSilence), pushToTalkKey.get(), theme.get());
+                    integer("End-of-turn silence", endOfTurnSilence), pushToTalkKey.get(), theme.get(),
+                    weights.get(), kvCache.get());
             error.set("");
             return Optional.of(s);
         } catch (IllegalArgumentException | NullPointerException e) {
@@ -95,6 +102,8 @@ public final class SettingsViewModel {
 
     public StringProperty modelPathProperty() { return modelPath; }
     public ObjectProperty<BackendKind> backendProperty() { return backend; }
+    public ObjectProperty<WeightFormat> weightsProperty() { return weights; }
+    public ObjectProperty<KvFormat> kvCacheProperty() { return kvCache; }
     public StringProperty threadsProperty() { return threads; }
     public StringProperty contextSizeProperty() { return contextSize; }
     public StringProperty temperatureProperty() { return temperature; }
