@@ -3,6 +3,7 @@ package dev.parley.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parley.engine.SharedFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

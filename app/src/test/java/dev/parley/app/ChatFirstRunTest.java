@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parley.engine.SharedFixtures;
 import dev.parley.engine.gguf.GgufFile;
 import java.io.IOException;
 import java.net.InetAddress;

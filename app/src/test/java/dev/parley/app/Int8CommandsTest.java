@@ -3,6 +3,7 @@ package dev.parley.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parley.engine.SharedFixtures;
 import dev.parley.engine.backend.BackendKind;
 import dev.parley.engine.eval.Perplexity;
 import dev.parley.engine.model.KvFormat;

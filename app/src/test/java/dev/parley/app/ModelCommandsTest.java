@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.parley.engine.SharedFixtures;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

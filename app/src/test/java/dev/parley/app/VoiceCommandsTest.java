@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parley.audio.LevelMeter;
 import dev.parley.audio.PcmAudio;
 import dev.parley.audio.capture.WavFileSource;
+import dev.parley.engine.SharedFixtures;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;

@@ -14,7 +14,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  * {@code out.raw}. Here {@code in.raw} is a named pipe, so the test decides when "the microphone
  * hears" something: capture blocks until audio is fed, like a real microphone in a quiet room.
  */
-final class VirtualSoundDevice implements AutoCloseable {
+public final class VirtualSoundDevice implements AutoCloseable {
     private final Path home;
     private final Path in;
     private final Path out;
@@ -31,7 +31,7 @@ final class VirtualSoundDevice implements AutoCloseable {
     }
 
     /** Sets the device up, or skips the test saying why it cannot run here. */
-    static VirtualSoundDevice create() throws IOException, InterruptedException {
+    public static VirtualSoundDevice create() throws IOException, InterruptedException {
         String homeEnv = System.getenv("HOME");
         assumeTrue(homeEnv != null && homeEnv.endsWith("alsa-home"),
                 "skipped: HOME must point at target/alsa-home (set by surefire) for the virtual ALSA device, found " + homeEnv);
@@ -74,18 +74,18 @@ final class VirtualSoundDevice implements AutoCloseable {
     }
 
     /** Makes the microphone hear {@code audio} (16-bit mono at the capture rate). */
-    void speak(PcmAudio audio) {
+    public void speak(PcmAudio audio) {
         pending.add(audio.toLittleEndianBytes());
     }
 
     /** Everything played so far, as 16-bit mono samples at {@code rate}. */
-    PcmAudio played(int rate) throws IOException {
+    public PcmAudio played(int rate) throws IOException {
         byte[] b = Files.exists(out) ? Files.readAllBytes(out) : new byte[0];
         return PcmAudio.fromLittleEndianBytes(b, 0, b.length & ~1, rate);
     }
 
     /** Ends the microphone's input (capture then reads silence, unpaced): do this before closing capture. */
-    void endInput() throws InterruptedException {
+    public void endInput() throws InterruptedException {
         pending.add(END);
         writer.join(5000);
     }
@@ -99,7 +99,7 @@ final class VirtualSoundDevice implements AutoCloseable {
         }
     }
 
-    Path home() {
+    public Path home() {
         return home;
     }
 }

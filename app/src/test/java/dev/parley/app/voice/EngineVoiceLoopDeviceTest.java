@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.parley.app.SharedFixtures;
+import dev.parley.audio.VirtualSoundDevice;
+import dev.parley.engine.SharedFixtures;
 import dev.parley.app.TestModels;
 import dev.parley.audio.Exchange;
 import dev.parley.audio.LevelMeter;

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.parley.app.SharedFixtures;
+import dev.parley.audio.VirtualSoundDevice;
+import dev.parley.engine.SharedFixtures;
 import dev.parley.app.TestModels;
 import dev.parley.app.gui.voice.PipelineVoice;
 import dev.parley.app.gui.voice.SpokenTurns;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parley.engine.SharedFixtures;
 import dev.parley.engine.gguf.GgmlType;
 import dev.parley.engine.gguf.GgufFile;
 import dev.parley.engine.gguf.GgufMetadataValue;

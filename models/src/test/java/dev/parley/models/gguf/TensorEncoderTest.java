@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parley.engine.gguf.GgmlType;
 import dev.parley.engine.gguf.GgufFile;
 import dev.parley.engine.gguf.GgufTensorInfo;
-import dev.parley.models.SharedFixtures;
+import dev.parley.engine.SharedFixtures;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;

@@ -11,7 +11,7 @@ import dev.parley.engine.gguf.GgmlType;
 import dev.parley.engine.gguf.GgufFile;
 import dev.parley.engine.gguf.GgufMetadataValue;
 import dev.parley.engine.gguf.GgufTensorInfo;
-import dev.parley.models.SharedFixtures;
+import dev.parley.engine.SharedFixtures;
 import dev.parley.models.gguf.TensorEncoder;
 import java.io.IOException;
 import java.lang.foreign.ValueLayout;

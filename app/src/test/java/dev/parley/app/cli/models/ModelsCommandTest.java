@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.parley.app.Main;
-import dev.parley.app.SharedFixtures;
+import dev.parley.engine.SharedFixtures;
 import dev.parley.app.cli.ErrorReporter;
 import dev.parley.app.cli.Terminal;
 import dev.parley.models.download.Downloader;
