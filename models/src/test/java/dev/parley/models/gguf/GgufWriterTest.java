@@ -157,7 +157,7 @@ class GgufWriterTest {
     @ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"tokenizer/ggml-vocab-gpt-2.gguf", "parity/m3-llama-gpt2-tied-q8_0.gguf"})
     void rewritingALlamaCppFileReproducesItByteForByte(String fixture) throws IOException {
-        Path src = dev.parley.models.SharedFixtures.require(fixture);
+        Path src = dev.parley.engine.SharedFixtures.require(fixture);
         Path copy = dir.resolve("copy.gguf");
         try (GgufFile f = GgufFile.open(src)) {
             GgufWriter w = new GgufWriter(f.version());
