@@ -80,7 +80,7 @@ class ChatWindowTest {
         app = new GuiHarness(home);
         app.writeSettings(GuiHarness.settingsFor(tiny, 512, 16));
         app.start();
-        robot.clickOn("#new-conversation");
+        app.press("new-conversation");
         GuiHarness.waitFor(() -> app.window.conversationsViewModel().items().size() == 1);
         robot.clickOn("#message-input").write("Remember me").type(KeyCode.ENTER);
         GuiHarness.waitFor(() -> app.window.chatViewModel().messages().size() == 2

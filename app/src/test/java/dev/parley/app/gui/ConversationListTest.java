@@ -52,7 +52,7 @@ class ConversationListTest {
         app.writeSettings(GuiHarness.settingsFor(tiny, 512, 8));
         app.start();
         say("Apples and pears", 2);
-        robot.clickOn("#new-conversation");
+        app.press("new-conversation");
         say("Trains to Porto", 2);
         GuiHarness.waitFor(() -> app.window.conversationsViewModel().items().size() == 2);
 
@@ -92,7 +92,7 @@ class ConversationListTest {
         say("Say something", 2);
         long id = app.window.chatViewModel().conversationIdProperty().get();
         StoredMessage before = app.context.store().messages(id).get(1);
-        robot.clickOn("#regenerate-button");
+        app.press("regenerate-button");
         GuiHarness.waitFor(() -> !app.window.chatViewModel().busyProperty().get()
                 && app.context.store().messages(id).size() == 2
                 && app.context.store().messages(id).get(1).id() != before.id());

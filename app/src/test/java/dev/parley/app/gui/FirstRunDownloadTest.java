@@ -21,7 +21,6 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.testfx.api.FxRobot;
 
 /**
  * The window's first run with nothing installed: it offers the catalog's default model, downloads
@@ -32,7 +31,6 @@ class FirstRunDownloadTest {
     @TempDir
     Path dir;
 
-    private final FxRobot robot = new FxRobot();
     private GuiHarness app;
     private HttpServer server;
 
@@ -66,11 +64,11 @@ class FirstRunDownloadTest {
                 .contains("download Tiny test model"));
         app.snapshot(Files.createDirectories(Path.of("target", "screenshots")).resolve("first-run.png"));
         double right = GuiHarness.onFx(() -> {
-            javafx.scene.Node button = robot.lookup("#download-default-model").query();
+            javafx.scene.Node button = app.window.scene().lookup("#download-default-model");
             return button.localToScene(button.getBoundsInLocal()).getMaxX();
         });
         assertTrue(right <= 1280, "the download button fits in the 1280-pixel window: ends at " + right);
-        robot.clickOn("#download-default-model");
+        app.press("download-default-model");
         GuiHarness.waitFor(() -> app.window.mainViewModel().readyProperty().get());
         Path installed = app.home.modelStore().modelsDir().resolve("tiny.gguf");
         assertEquals(installed.toString(), app.context.settings().modelPath(), "the download is the model in use");
@@ -88,13 +86,13 @@ class FirstRunDownloadTest {
         app.catalog = catalog("http://127.0.0.1:" + port + "/tiny.gguf", 1000, null);
         app.open();
         GuiHarness.waitFor(() -> app.window.mainViewModel().noModelProperty().get());
-        robot.clickOn("#download-default-model");
+        app.press("download-default-model");
         GuiHarness.waitFor(() -> app.window.mainViewModel().noModelProperty().get()
                 && app.window.mainViewModel().modelStatusProperty().get().startsWith("Could not download"));
         String status = GuiHarness.onFx(() -> app.window.mainViewModel().modelStatusProperty().get());
         assertTrue(status.contains("cannot reach 127.0.0.1"), status);
         assertTrue(status.contains("demo model"), status);
-        assertTrue(GuiHarness.onFx(() -> robot.lookup("#use-demo-model").query().isVisible()));
+        assertTrue(GuiHarness.onFx(() -> app.window.scene().lookup("#use-demo-model").isVisible()));
         assertTrue(Files.notExists(app.home.modelStore().modelsDir().resolve("tiny.gguf")), "nothing half-installed");
     }
 

@@ -80,6 +80,25 @@ final class GuiHarness {
         context = null;
     }
 
+    /**
+     * Fires the button with {@code id} in the main window on the FX thread, as a click does. The robot's
+     * window-wide lookup can trip over a tooltip popup that is opening (seen as a NullPointerException
+     * inside TestFX), so buttons with tooltips are pressed this way.
+     */
+    void press(String id) throws Exception {
+        onFx(() -> {
+            javafx.scene.Node node = window.scene().lookup("#" + id);
+            if (!(node instanceof javafx.scene.control.ButtonBase button)) {
+                throw new AssertionError("expected a button #" + id + " in the window but found " + node);
+            }
+            if (!button.isVisible() || button.isDisabled()) {
+                throw new AssertionError("expected #" + id + " to be visible and enabled");
+            }
+            button.fire();
+            return null;
+        });
+    }
+
     /** Renders the window with {@code scene.snapshot} and writes it to {@code file} as a PNG. */
     Path snapshot(Path file) throws Exception {
         javafx.scene.image.WritableImage image = onFx(() -> {

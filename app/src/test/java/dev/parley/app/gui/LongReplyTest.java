@@ -57,7 +57,7 @@ class LongReplyTest {
     void stopCancelsTheReplyAndKeepsWhatWasWritten() throws Exception {
         startLongReply();
         assertTrue(GuiHarness.onFx(() -> app.window.chatViewModel().busyProperty().get()), "still generating");
-        robot.clickOn("#stop-button");
+        app.press("stop-button");
         GuiHarness.waitFor(() -> !app.window.chatViewModel().busyProperty().get());
 
         MessageItem reply = GuiHarness.onFx(() -> app.window.chatViewModel().messages().get(1));

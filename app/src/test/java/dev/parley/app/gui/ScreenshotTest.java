@@ -101,7 +101,7 @@ class ScreenshotTest {
         GuiHarness.waitFor(() -> app.window.dashboardViewModel().turns().size() == 5);
         Path dashboard = app.snapshot(out.resolve("dashboard.png"));
 
-        robot.clickOn("#theme-toggle");
+        app.press("theme-toggle");
         GuiHarness.waitFor(() -> app.context.settings().theme() == dev.parley.app.store.Theme.DARK);
         GuiHarness.onFx(() -> {
             app.window.showTab(0);
