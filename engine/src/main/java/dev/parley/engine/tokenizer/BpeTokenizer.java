@@ -31,7 +31,6 @@ final class BpeTokenizer implements Tokenizer {
         this.vocabulary = vocabulary;
         this.preTokenizer = preTokenizer;
         this.ignoreMerges = ignoreMerges;
-        int n = vocabulary.size();
         this.ids = ids;
         this.ranks = new HashMap<>(merges.length * 2);
         for (int rank = 0; rank < merges.length; rank++) {
@@ -41,10 +40,7 @@ final class BpeTokenizer implements Tokenizer {
             ranks.putIfAbsent(key, rank);
         }
         this.splitter = new SpecialTokenSplitter(vocabulary, generalName);
-        this.pieces = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            pieces[i] = piece(i);
-        }
+        this.pieces = TokenPieces.table(vocabulary, this::decodeByteLevel);
     }
 
     @Override
@@ -160,25 +156,9 @@ final class BpeTokenizer implements Tokenizer {
 
     @Override
     public byte[] pieceBytes(int id) {
-        if (id < 0 || id >= pieces.length) {
-            throw new IndexOutOfBoundsException("expected a token id in [0, " + pieces.length + ") but found " + id);
-        }
-        return pieces[id].clone();
+        return TokenPieces.copy(pieces, id);
     }
 
-    private byte[] piece(int id) {
-        String text = vocabulary.token(id);
-        TokenType type = vocabulary.type(id);
-        if (type == null) {
-            return new byte[0];
-        }
-        return switch (type) {
-            case CONTROL, UNKNOWN, USER_DEFINED -> text.getBytes(StandardCharsets.UTF_8);
-            case NORMAL -> decodeByteLevel(text);
-            case BYTE -> new byte[] {TokenPieces.byteOf(text)};
-            case UNUSED -> new byte[0];
-        };
-    }
 
     private byte[] decodeByteLevel(String text) {
         byte[] out = new byte[text.length()];

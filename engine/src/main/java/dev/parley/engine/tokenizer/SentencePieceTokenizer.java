@@ -36,10 +36,7 @@ final class SentencePieceTokenizer implements Tokenizer {
             byteTokens[b] = id != null ? id : unknown;
         }
         this.splitter = new SpecialTokenSplitter(vocabulary, generalName);
-        this.pieces = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            pieces[i] = piece(i);
-        }
+        this.pieces = TokenPieces.table(vocabulary, text -> text.replace(SPACE_MARK, ' ').getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
@@ -144,23 +141,7 @@ final class SentencePieceTokenizer implements Tokenizer {
 
     @Override
     public byte[] pieceBytes(int id) {
-        if (id < 0 || id >= pieces.length) {
-            throw new IndexOutOfBoundsException("expected a token id in [0, " + pieces.length + ") but found " + id);
-        }
-        return pieces[id].clone();
+        return TokenPieces.copy(pieces, id);
     }
 
-    private byte[] piece(int id) {
-        String text = vocabulary.token(id);
-        TokenType type = vocabulary.type(id);
-        if (type == null) {
-            return new byte[0];
-        }
-        return switch (type) {
-            case CONTROL, UNKNOWN, USER_DEFINED -> text.getBytes(StandardCharsets.UTF_8);
-            case NORMAL -> text.replace(SPACE_MARK, ' ').getBytes(StandardCharsets.UTF_8);
-            case BYTE -> new byte[] {TokenPieces.byteOf(text)};
-            case UNUSED -> new byte[0];
-        };
-    }
 }
