@@ -31,7 +31,7 @@ class BatchBenchCommandTest {
         Path report = dir.resolve("report");
         CliRun run = CliRun.of("bench", "batch", "-m", q8.toString(), "--baseline-model", f32.toString(),
                 "--batches", "1,3", "--prompt-tokens", "4", "--output-tokens", "6", "--poisson-requests", "6",
-                "--length-scale", "0.02", "--rate", "200", "--threads", "1", "--report", report.toString());
+                "--length-scale", "0.02", "--rate", "200", "--runs", "1", "--threads", "1", "--report", report.toString());
         assertEquals(0, run.code(), run.toString());
         String md = Files.readString(report.resolve("batch.md"));
         assertEquals(md, run.out(), "the report also goes to stdout");

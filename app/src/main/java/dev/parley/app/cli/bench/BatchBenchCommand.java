@@ -64,6 +64,11 @@ final class BatchBenchCommand implements Callable<Integer> {
             description = "New tokens per request in the fixed table (default: ${DEFAULT-VALUE}).")
     int outputTokens;
 
+    @Option(names = "--runs", paramLabel = "R", defaultValue = "3",
+            description = "Timed runs of Parley per batch size; the median by throughput is reported "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int runs;
+
     @Option(names = "--no-baseline", description = "Skip the baseline column (it is slow: O(length^2)).")
     boolean noBaseline;
 
@@ -107,9 +112,9 @@ final class BatchBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (promptTokens < 1 || outputTokens < 1 || batches.isEmpty() || batches.stream().anyMatch(b -> b < 1)
-                || poissonBatch < 1 || poissonRequests < 0 || !(lengthScale > 0) || kvMemoryMib < 1) {
-            throw new UsageException("--prompt-tokens, --output-tokens, --batches, --poisson-batch, --length-scale "
-                    + "and --kv-memory must be positive (and --poisson-requests >= 0)");
+                || poissonBatch < 1 || runs < 1 || poissonRequests < 0 || !(lengthScale > 0) || kvMemoryMib < 1) {
+            throw new UsageException("--prompt-tokens, --output-tokens, --batches, --poisson-batch, --runs, "
+                    + "--length-scale and --kv-memory must be positive (and --poisson-requests >= 0)");
         }
         int threadCount = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         PrintStream err = terminal.err();
@@ -119,7 +124,7 @@ final class BatchBenchCommand implements Callable<Integer> {
         double limit;
         try (Backend math = Backend.create(backend, threadCount)) {
             err.println("parley: measuring the int8 compute limit (a cache-resident Q8_0 product)...");
-            limit = ComputeLimit.int8OpsPerSecond(math, 2.0);
+            limit = ComputeLimit.int8OpsPerSecond(math, 4.0);
         }
         ModelOptions parleyOptions = new ModelOptions(backend, threadCount, WeightFormat.INT8, true, KvFormat.INT8);
         BatchReport.Poisson poisson = null;
@@ -129,16 +134,24 @@ final class BatchBenchCommand implements Callable<Integer> {
             int parleyContext = Math.min(parley.config().contextLength(),
                     Math.max(context, (int) Math.min(4096, 512 * 2 * lengthScale * 4 + 64)));
             long[] opsPerRow = BatchBenchmark.opsPerRow(parley.config());
-            // Warm-up: the JIT compiles the step before anything is timed.
-            BatchBenchmark.fixed(parley, tokenizer, BatcherOptions.of(Math.max(8, maxBatch), Math.max(stepTokens,
-                    maxBatch), kvBudget, parleyContext), Math.min(8, maxBatch), promptTokens, outputTokens, seed);
+            // Warm-up: every batch size once, so the JIT has compiled the step before anything is timed.
+            err.println("parley: warming up...");
+            for (int b : batches) {
+                BatchBenchmark.fixed(parley, tokenizer, BatcherOptions.of(b, Math.max(stepTokens, b), kvBudget,
+                        parleyContext), b, promptTokens, outputTokens, seed);
+            }
             LlamaModel base = noBaseline ? null : LlamaModel.load(checked(baselineModel != null ? baselineModel : model),
                     new ModelOptions(backend, threadCount, WeightFormat.STORED, true, KvFormat.F32));
             try {
                 Tokenizer baseTokenizer = base == null ? null : Tokenizer.fromGguf(base.gguf());
                 for (int b : batches) {
                     var options = BatcherOptions.of(b, Math.max(stepTokens, b), kvBudget, parleyContext);
-                    var p = BatchBenchmark.fixed(parley, tokenizer, options, b, promptTokens, outputTokens, seed);
+                    List<BatchBenchmark.Run> timed = new ArrayList<>();
+                    for (int i = 0; i < runs; i++) {
+                        timed.add(BatchBenchmark.fixed(parley, tokenizer, options, b, promptTokens, outputTokens, seed));
+                    }
+                    timed.sort(java.util.Comparator.comparingDouble(BatchBenchmark.Run::tokensPerSecond));
+                    var p = timed.get(timed.size() / 2);
                     BatchBenchmark.Run baseRun = null;
                     if (base != null) {
                         var baseOptions = BatcherOptions.of(b, Math.max(b * context, b), kvBudget, context)
