@@ -3,6 +3,7 @@ package dev.parley.app.cli;
 import dev.parley.app.serve.ApiServer;
 import dev.parley.app.serve.ServeOptions;
 import dev.parley.engine.api.LocalEngine;
+import dev.parley.engine.batch.BatcherOptions;
 import dev.parley.engine.tokenizer.ChatTemplate;
 import java.net.InetAddress;
 import java.util.concurrent.Callable;
@@ -47,15 +48,17 @@ final class ServeCommand implements Callable<Integer> {
     int httpThreads;
 
     @Option(names = "--kv-memory", paramLabel = "SIZE",
-            description = "Memory budget of the batcher's paged KV cache, e.g. 512M or 2G (default: the batcher's).")
+            description = "Memory budget of the batcher's paged KV cache, e.g. 512M or 2G (default: room for every "
+                    + "running sequence's full context, at most 512M).")
     String kvMemory;
 
     @Option(names = "--step-tokens", paramLabel = "N",
-            description = "Tokens per batcher step: decode tokens plus prompt chunks (default: the batcher's).")
+            description = "Rows per batcher step: one decode token per running sequence plus prompt chunks "
+                    + "(default: 128).")
     Integer stepTokens;
 
     @Option(names = "--max-running", paramLabel = "N",
-            description = "Most sequences generating at once; more wait in the queue (default: the batcher's).")
+            description = "Most sequences generating at once; more wait in the queue (default: 8).")
     Integer maxRunning;
 
     ServeCommand(Terminal terminal) {
@@ -96,6 +99,13 @@ final class ServeCommand implements Callable<Integer> {
             name = modelArgs.model().getFileName().toString().replaceFirst("(?i)\\.gguf$", "");
         }
         ChatTemplate template = ChatTemplate.detect(loaded.model().gguf().getString("tokenizer.chat_template", null));
-        return new LocalEngine(loaded.model(), loaded.tokenizer(), template, name, modelArgs.context());
+        Long kvBytes = kvMemory == null ? null : ByteSize.parse("--kv-memory", kvMemory);
+        BatcherOptions batching;
+        try {
+            batching = LocalEngine.defaultOptions(loaded.model(), modelArgs.context(), maxRunning, stepTokens, kvBytes);
+            return new LocalEngine(loaded.model(), loaded.tokenizer(), template, name, batching);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), e);
+        }
     }
 }

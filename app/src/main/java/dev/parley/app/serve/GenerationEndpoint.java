@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import dev.parley.engine.api.EngineHandle;
 import dev.parley.engine.api.EngineResult;
 import dev.parley.engine.api.LocalEngine;
+import dev.parley.engine.batch.QueueFullException;
 import dev.parley.engine.generate.TokenEvent;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -72,8 +73,15 @@ final class GenerationEndpoint {
         ResponseShapes shapes = new ResponseShapes(json, chat, id, System.currentTimeMillis() / 1000,
                 engine.modelName());
         BlockingQueue<Object> events = new LinkedBlockingQueue<>();
-        EngineHandle handle = engine.generate(null, prompt, request.sampling(), maxTokens, stops,
-                request.stream() ? events::add : event -> { });
+        EngineHandle handle;
+        try {
+            handle = engine.generate(null, prompt, request.sampling(), maxTokens, stops,
+                    request.stream() ? events::add : event -> { });
+        } catch (QueueFullException e) {
+            throw new ApiError(503, e.getMessage(), "server_error", null, "server_busy");
+        } catch (IllegalArgumentException e) {
+            throw ApiError.invalid(e.getMessage(), field, "context_length_exceeded");
+        }
         handle.result().whenComplete((r, error) -> {
             if (error != null) {
                 events.add(new Failure(error));

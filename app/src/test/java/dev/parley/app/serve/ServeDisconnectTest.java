@@ -50,6 +50,9 @@ class ServeDisconnectTest {
             assertEquals(completedBefore, served.metric("parley_batch_completed_total"),
                     "the request was cancelled, not run to its end");
             assertTrue(served.metric("parley_http_client_disconnects_total") >= 1);
+            assertEquals(0.0, served.metric("parley_kv_blocks_used"), "the sequence's blocks went back to the pool");
+            assertEquals(served.metric("parley_kv_blocks_total"),
+                    served.metric("parley_kv_blocks_free") + served.metric("parley_kv_blocks_cached"));
 
             ServedModel.Reply after = served.post("/v1/completions",
                     "{\"prompt\": \"The\", \"temperature\": 0, \"max_tokens\": 64}");
