@@ -2,10 +2,13 @@ package dev.parley.app.service;
 
 import dev.parley.app.store.ConversationStore;
 import dev.parley.app.store.StoredMessage;
+import dev.parley.engine.api.EngineResult;
 import dev.parley.engine.generate.CancellationToken;
+import dev.parley.engine.generate.GenerationStats;
 import dev.parley.engine.generate.GenerationResult;
 import dev.parley.engine.generate.StopReason;
 import dev.parley.engine.generate.TokenEvent;
+import dev.parley.engine.remote.RemoteEngine;
 import dev.parley.engine.sampling.Sampler;
 import dev.parley.engine.tokenizer.ChatMessage;
 import dev.parley.engine.tokenizer.Role;
@@ -28,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The app's side of the engine, free of any UI toolkit: owns the loaded model on one engine thread,
+ * The app's side of the engine, free of any UI toolkit: owns the loaded model (or the connection to a
+ * remote OpenAI-compatible server, see {@link #connectRemote}) on one engine thread,
  * keeps one engine {@code Conversation} per open chat, streams each reply's {@link TokenEvent}s to a
  * listener (on the engine thread: listeners must hand over, not block), writes every message to the
  * {@link ConversationStore} as it completes, and keeps the figures of {@link #snapshot()}.
@@ -46,6 +50,7 @@ public final class ChatService implements AutoCloseable {
 
     // Engine thread only.
     private EngineState state;
+    private volatile RemoteChat remote;
     private final Map<Long, OpenChat> chats = new HashMap<>();
 
     // Shared with the threads that read snapshots or stop a reply.
@@ -72,13 +77,38 @@ public final class ChatService implements AutoCloseable {
     public CompletableFuture<ModelInfo> loadModel(ModelRequest request) {
         return submit(() -> {
             EngineState next = EngineState.load(request);
-            if (state != null) {
-                state.close();
-            }
+            closeEngines();
             chats.clear();
             state = next;
             kvPositions = 0;
             info = next.info();
+            return info;
+        });
+    }
+
+    /**
+     * Switches to a remote OpenAI-compatible server (replacing and closing the local model): lists its
+     * models to check that it answers, and takes {@code model} (or, when blank, the first one listed).
+     * Replies then stream from the server, with the same timings on the dashboard.
+     */
+    public CompletableFuture<ModelInfo> connectRemote(String baseUrl, String apiKey, String model) {
+        return submit(() -> {
+            String name;
+            try (RemoteEngine probe = new RemoteEngine(baseUrl, apiKey, model)) {
+                List<String> models = probe.listModels();
+                if (model != null && !model.isBlank() && !models.contains(model.strip())) {
+                    throw new IllegalArgumentException("the server at " + probe.baseUrl() + " has no model '"
+                            + model.strip() + "'; it lists " + models);
+                }
+                name = model != null && !model.isBlank() ? model.strip()
+                        : models.isEmpty() ? null : models.getFirst();
+            }
+            RemoteEngine next = new RemoteEngine(baseUrl, apiKey, name);
+            closeEngines();
+            chats.clear();
+            remote = new RemoteChat(next);
+            kvPositions = 0;
+            info = ModelInfo.remote(next.modelName(), next.location());
             return info;
         });
     }
@@ -101,6 +131,10 @@ public final class ChatService implements AutoCloseable {
         long submitted = System.nanoTime();
         return submit(cancel, () -> {
             long started = System.nanoTime();
+            if (remote != null) {
+                StoredMessage user = store.append(conversationId, Role.USER, text.strip(), spoken, false);
+                return remoteReply(user, spoken, params, cancel, listener, submitted, started);
+            }
             OpenChat chat = open(conversationId, params.systemPrompt());
             StoredMessage user = store.append(conversationId, Role.USER, text.strip(), spoken, false);
             return reply(chat, user, spoken, params, cancel, listener, submitted, started);
@@ -128,9 +162,12 @@ public final class ChatService implements AutoCloseable {
             for (StoredMessage m : stored.subList(lastUser + 1, stored.size())) {
                 store.deleteMessage(m.id());
             }
+            StoredMessage user = stored.get(lastUser);
+            if (remote != null) {
+                return remoteReply(user, user.spoken(), params, cancel, listener, submitted, started);
+            }
             OpenChat chat = open(conversationId, params.systemPrompt());
             chat.conversation().restore(turnsOf(stored.subList(0, lastUser)));
-            StoredMessage user = stored.get(lastUser);
             return reply(chat, user, user.spoken(), params, cancel, listener, submitted, started);
         });
     }
@@ -139,6 +176,10 @@ public final class ChatService implements AutoCloseable {
     public void stop() {
         for (CancellationToken t : active) {
             t.cancel();
+        }
+        RemoteChat r = remote;
+        if (r != null) {
+            r.stopAll();
         }
     }
 
@@ -187,12 +228,7 @@ public final class ChatService implements AutoCloseable {
     public void close() {
         stop();
         try {
-            engine.submit(() -> {
-                if (state != null) {
-                    state.close();
-                    state = null;
-                }
-            }).get(30, TimeUnit.SECONDS);
+            engine.submit(this::closeEngines).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             // Closing anyway: the engine thread is a daemon.
         }
@@ -228,6 +264,41 @@ public final class ChatService implements AutoCloseable {
                 result.reason() == StopReason.CANCELLED);
         TurnLatency latency = new TurnLatency(turnCounter.incrementAndGet(), spoken, 0, ms(started - submitted),
                 ms(start - started), ms(first - start), ms(end - first), 0, result.stats().generatedTokens());
+        record(latency);
+        return new TurnOutcome(user, reply, result.reason(), result.stats(), latency);
+    }
+
+    /** A turn on the remote engine: the server's time to first text is the prompt stage, as locally. */
+    private TurnOutcome remoteReply(StoredMessage user, boolean spoken, GenerationParams params,
+                                   CancellationToken cancel, Consumer<? super TokenEvent> listener, long submitted,
+                                   long started) throws Exception {
+        long start = System.nanoTime();
+        liveTokens.set(0);
+        generating = true;
+        EngineResult result;
+        try {
+            result = remote.reply(user.conversationId(), store.messages(user.conversationId()), params,
+                    cancel.isCancelled(), event -> {
+                        if (event instanceof TokenEvent.Text t && !t.text().isEmpty()) {
+                            liveTokens.incrementAndGet();
+                        }
+                        listener.accept(event);
+                    });
+        } finally {
+            generating = false;
+        }
+        StoredMessage reply = store.append(user.conversationId(), Role.ASSISTANT, result.text().strip(), spoken,
+                result.reason() == StopReason.CANCELLED);
+        long ttft = result.timeToFirstTokenNanos();
+        TurnLatency latency = new TurnLatency(turnCounter.incrementAndGet(), spoken, 0, ms(started - submitted),
+                ms(start - started), ms(ttft), ms(result.totalNanos() - ttft), 0, result.completionTokens());
+        record(latency);
+        GenerationStats stats = new GenerationStats(result.promptTokens(), result.completionTokens(), ttft,
+                result.totalNanos() - ttft);
+        return new TurnOutcome(user, reply, result.reason(), stats, latency);
+    }
+
+    private void record(TurnLatency latency) {
         synchronized (turns) {
             turns.addLast(latency);
             while (turns.size() > TURNS_KEPT) {
@@ -235,7 +306,19 @@ public final class ChatService implements AutoCloseable {
             }
         }
         sequence.incrementAndGet();
-        return new TurnOutcome(user, reply, result.reason(), result.stats(), latency);
+    }
+
+    /** Engine thread: releases the local model or the remote connection, whichever is in use. */
+    private void closeEngines() {
+        if (state != null) {
+            state.close();
+            state = null;
+        }
+        RemoteChat r = remote;
+        if (r != null) {
+            r.close();
+            remote = null;
+        }
     }
 
     private OpenChat open(long conversationId, String systemPrompt) {
