@@ -2,10 +2,10 @@ package dev.parley.app.service;
 
 import dev.parley.app.store.StoredMessage;
 import dev.parley.engine.api.ChatRequest;
+import dev.parley.engine.api.Engine;
 import dev.parley.engine.api.EngineHandle;
 import dev.parley.engine.api.EngineResult;
 import dev.parley.engine.generate.TokenEvent;
-import dev.parley.engine.remote.RemoteEngine;
 import dev.parley.engine.tokenizer.ChatMessage;
 import dev.parley.engine.tokenizer.Role;
 import java.util.ArrayList;
@@ -16,18 +16,23 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 
 /**
- * The chat service's turns on a {@link RemoteEngine}: each turn sends the stored conversation (with
- * the system prompt) and streams the reply; {@link #stopAll()} cancels what is in flight.
+ * The chat service's turns on an {@link Engine}, local or remote alike: each turn sends the stored
+ * conversation (with the system prompt) under the conversation's id, so a local engine keeps that
+ * conversation's KV cache between turns, and streams the reply; {@link #stopAll()} cancels what is in
+ * flight. Closing it releases the engine.
  */
-final class RemoteChat implements AutoCloseable {
-    private final RemoteEngine engine;
+final class EngineTurns implements AutoCloseable {
+    private final Engine engine;
+    private final AutoCloseable owner;
     private final Set<EngineHandle> inFlight = ConcurrentHashMap.newKeySet();
 
-    RemoteChat(RemoteEngine engine) {
+    /** @param owner what releases the engine (the loaded model for a local engine, the engine itself else) */
+    EngineTurns(Engine engine, AutoCloseable owner) {
         this.engine = engine;
+        this.owner = owner;
     }
 
-    RemoteEngine engine() {
+    Engine engine() {
         return engine;
     }
 
@@ -64,8 +69,8 @@ final class RemoteChat implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void close() throws Exception {
         stopAll();
-        engine.close();
+        owner.close();
     }
 }
