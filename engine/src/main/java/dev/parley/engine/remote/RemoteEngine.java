@@ -34,6 +34,9 @@ import java.util.function.Consumer;
  * stop); top-k, min-p and repetition penalties are the server's own. Greedy settings send temperature 0.
  */
 public final class RemoteEngine implements Engine {
+    /** How long to wait for a response to start (its headers); the stream itself may then take any time. */
+    private static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(120);
+
     private final URI base;
     private final String apiKey;
     private final HttpClient client;
@@ -128,6 +131,7 @@ public final class RemoteEngine implements Engine {
                 throw new java.io.UncheckedIOException(e);
             }
             HttpRequest http = authorized(HttpRequest.newBuilder(resolve("chat/completions"))
+                    .timeout(RESPONSE_TIMEOUT)
                     .header("Content-Type", "application/json").header("Accept", "text/event-stream")
                     .POST(HttpRequest.BodyPublishers.ofString(body))).build();
             return client.sendAsync(http, call.bodyHandler());
