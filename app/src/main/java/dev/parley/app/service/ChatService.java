@@ -244,7 +244,7 @@ public final class ChatService implements AutoCloseable {
         EngineResult result;
         try {
             result = current.reply(user.conversationId(), store.messages(user.conversationId()), params,
-                    cancel.isCancelled(), event -> {
+                    cancel, event -> {
                         if (event instanceof TokenEvent.Token || event instanceof TokenEvent.Text t
                                 && !t.text().isEmpty()) {
                             liveTokens.incrementAndGet();
