@@ -11,22 +11,19 @@ import java.util.List;
  * {@code scripts/build-ptx.sh} into a class-path resource beside this class, with the entry points each one holds.
  */
 public enum KernelModule {
-    Q8_MATMUL("q8_matmul", List.of("mmv_q8", "mmq_q8")),
-    ELEMENTWISE("elementwise", List.of("embed_q8", "quantize_q8", "rms_norm", "add_inplace", "add_bias", "silu_mul",
-            "gather_rows")),
-    ROPE("rope", List.of("rope")),
-    ATTENTION("attention", List.of("kv_store", "attention")),
-    SAMPLING("sampling", List.of("argmax_rows", "softmax_rows"));
+    Q8_MATMUL("q8_matmul"),
+    ELEMENTWISE("elementwise"),
+    ROPE("rope"),
+    ATTENTION("attention"),
+    SAMPLING("sampling");
 
     /** The prefix of the first line that build-ptx.sh writes: {@code // parley-source NAME.cu sha256 HEX}. */
     static final String HEADER = "// parley-source ";
 
     private final String fileName;
-    private final List<String> functions;
 
-    KernelModule(String fileName, List<String> functions) {
+    KernelModule(String fileName) {
         this.fileName = fileName;
-        this.functions = functions;
     }
 
     /** The CUDA C source's name, e.g. {@code q8_matmul.cu}. */
@@ -39,9 +36,9 @@ public enum KernelModule {
         return fileName + ".ptx";
     }
 
-    /** The kernels ({@code extern "C" __global__}) this module defines. */
+    /** The entry names of the {@link Kernel}s this module defines. */
     public List<String> functions() {
-        return functions;
+        return java.util.Arrays.stream(Kernel.values()).filter(k -> k.module() == this).map(Kernel::entry).toList();
     }
 
     /**
