@@ -50,6 +50,7 @@ public final class ChatService implements AutoCloseable {
 
     // Shared with the threads that read snapshots or stop a reply.
     private volatile ModelInfo info;
+    private volatile long gpuBytes = -1;
     private volatile boolean generating;
     private volatile int kvPositions;
     private final AtomicInteger queued = new AtomicInteger();
@@ -78,6 +79,7 @@ public final class ChatService implements AutoCloseable {
             chats.clear();
             state = next;
             kvPositions = 0;
+            gpuBytes = next.gpuBytes();
             info = next.info();
             return info;
         });
@@ -179,7 +181,7 @@ public final class ChatService implements AutoCloseable {
         long kvUsed = m == null || m.contextSize() == 0 ? 0 : kvBudget * kvPositions / m.contextSize();
         return new MetricsSnapshot(sequence.get(), m != null, m == null ? "" : m.name(), generating, queued.get(),
                 generating ? 1 : 0, liveTokens.get(), recent, m == null ? 0 : m.weightsBytes(), kvUsed, kvBudget,
-                rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), memory.residentBytes(), -1);
+                rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), memory.residentBytes(), m == null ? -1 : gpuBytes);
     }
 
     /** Stops any reply, waits briefly for the engine thread and releases the model. */

@@ -50,7 +50,7 @@ final class EngineState implements AutoCloseable {
                 name = path.getFileName().toString();
             }
             ModelInfo info = new ModelInfo(name, path, config.architecture().toString(), config.layers(), ctx,
-                    memory.weightBytes(), memory.kvBytes(), request.backend(), request.threads(),
+                    memory.weightBytes(), memory.kvBytes(), model.backendChoice().kind(), request.threads(),
                     template.family().toString());
             return new EngineState(model, tokenizer, template, session, info);
         } catch (IOException | RuntimeException e) {
@@ -61,6 +61,11 @@ final class EngineState implements AutoCloseable {
 
     ModelInfo info() {
         return info;
+    }
+
+    /** Bytes the model holds in GPU memory (allocated once on load), or -1 on the CPU. */
+    long gpuBytes() {
+        return model.gpuBytes();
     }
 
     Conversation newConversation(String systemPrompt) {

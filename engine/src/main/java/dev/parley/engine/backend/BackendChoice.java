@@ -23,9 +23,10 @@ public record BackendChoice(BackendKind kind, String message) {
     /**
      * {@code requested} as it will run: auto becomes cuda with a GPU and vector without; cuda without a GPU fails.
      *
-     * @throws IllegalStateException for cuda when {@code cuda} is unavailable, saying why and what to use instead
+     * @throws BackendUnavailableException for cuda when {@code cuda} is unavailable, saying why and what to use
+     *                                     instead
      */
-    public static BackendChoice resolve(BackendKind requested, CudaStatus cuda) {
+    public static BackendChoice resolve(BackendKind requested, CudaStatus cuda) throws BackendUnavailableException {
         return switch (requested) {
             case SCALAR, VECTOR -> new BackendChoice(requested, "");
             case AUTO -> cuda.available()
@@ -33,7 +34,7 @@ public record BackendChoice(BackendKind kind, String message) {
                     : new BackendChoice(BackendKind.VECTOR, cuda.reason() + ": using the CPU (vector)");
             case CUDA -> {
                 if (!cuda.available()) {
-                    throw new IllegalStateException("backend cuda: expected a CUDA driver and GPU but found "
+                    throw new BackendUnavailableException("backend cuda: expected a CUDA driver and GPU but found "
                             + cuda.reason() + "; use --backend auto or cpu");
                 }
                 yield new BackendChoice(BackendKind.CUDA, "using the GPU: " + cuda.describe());

@@ -25,14 +25,14 @@ class BackendChoiceTest {
     }
 
     @Test
-    void autoWithoutADriverUsesTheVectorBackendAndSaysWhy() {
+    void autoWithoutADriverUsesTheVectorBackendAndSaysWhy() throws Exception {
         BackendChoice c = BackendChoice.resolve(BackendKind.AUTO, NONE);
         assertEquals(BackendKind.VECTOR, c.kind());
         assertEquals("no CUDA driver: using the CPU (vector)", c.message());
     }
 
     @Test
-    void autoWithAGpuUsesIt() {
+    void autoWithAGpuUsesIt() throws Exception {
         BackendChoice c = BackendChoice.resolve(BackendKind.AUTO, GPU);
         assertEquals(BackendKind.CUDA, c.kind());
         assertTrue(c.message().contains("NVIDIA H200") && c.message().contains("compute 9.0"), c.message());
@@ -40,14 +40,14 @@ class BackendChoiceTest {
 
     @Test
     void cudaWithoutADriverFailsWithWhatToDoInstead() {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
+        BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
                 () -> BackendChoice.resolve(BackendKind.CUDA, NONE));
         assertEquals("backend cuda: expected a CUDA driver and GPU but found no CUDA driver; use --backend auto or cpu",
                 e.getMessage());
     }
 
     @Test
-    void cpuKindsStayAsAskedWhateverTheGpu() {
+    void cpuKindsStayAsAskedWhateverTheGpu() throws Exception {
         for (BackendKind k : new BackendKind[] {BackendKind.SCALAR, BackendKind.VECTOR}) {
             assertEquals(new BackendChoice(k, ""), BackendChoice.resolve(k, GPU));
             assertEquals(new BackendChoice(k, ""), BackendChoice.resolve(k, NONE));

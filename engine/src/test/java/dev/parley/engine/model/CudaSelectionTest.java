@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.parley.engine.backend.BackendKind;
+import dev.parley.engine.backend.BackendUnavailableException;
 import dev.parley.engine.backend.cuda.CudaProbe;
 import dev.parley.engine.gguf.GgmlType;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class CudaSelectionTest {
     void cudaWithoutAGpuFailsWithAClearMessage(@TempDir Path dir) throws Exception {
         assumeFalse(CudaProbe.status().available(), "a GPU is present: CudaParityTest covers this machine");
         Path file = TinyGguf.model("llama", GgmlType.Q8_0, true).write(dir.resolve("tiny.gguf"));
-        IllegalStateException e = assertThrows(IllegalStateException.class,
+        BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
                 () -> LlamaModel.load(file, new ModelOptions(BackendKind.CUDA, 1)));
         assertEquals("backend cuda: expected a CUDA driver and GPU but found " + CudaProbe.status().reason()
                 + "; use --backend auto or cpu", e.getMessage());
