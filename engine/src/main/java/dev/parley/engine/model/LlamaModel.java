@@ -3,6 +3,7 @@ package dev.parley.engine.model;
 import dev.parley.engine.backend.Backend;
 import dev.parley.engine.backend.BackendChoice;
 import dev.parley.engine.backend.BackendKind;
+import dev.parley.engine.backend.cuda.CudaBatchForward;
 import dev.parley.engine.backend.cuda.CudaModel;
 import dev.parley.engine.backend.cuda.CudaOptions;
 import dev.parley.engine.backend.cuda.CudaProbe;
@@ -166,6 +167,13 @@ public final class LlamaModel implements AutoCloseable {
         if (maxContext < 1 || maxContext > config.contextLength()) {
             throw new IllegalArgumentException("expected a context length from 1 to the model's "
                     + config.contextLength() + " but found " + maxContext);
+        }
+        if (cuda != null) {
+            if (slots > cuda.plan().maxRows()) {
+                throw new IllegalArgumentException("expected at most " + cuda.plan().maxRows()
+                        + " running sequences on the GPU (its rows per step) but found " + slots);
+            }
+            return new CudaBatchForward(cuda, maxRows, blockSize, blocks);
         }
         long positions = (long) blocks * blockSize;
         if (positions * config.kvDim() > Integer.MAX_VALUE - 16) {

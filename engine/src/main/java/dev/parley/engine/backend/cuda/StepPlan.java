@@ -12,9 +12,24 @@ import java.util.Arrays;
  * @param kvRows      cache row per row: {@code table[position / blockSize] * blockSize + position % blockSize}
  * @param tableStarts per row, the offset of its sequence's block table in {@code tables}
  * @param tables      the block tables of the step's sequences, one after another
- * @param logitRows   the rows whose logits are wanted, in increasing order
+ * @param logitRows   the rows whose logits are wanted, in the order their logits are written
  */
 public record StepPlan(int[] tokens, int[] positions, int[] kvRows, int[] tableStarts, int[] tables, int[] logitRows) {
+
+    /**
+     * This plan with the logits of {@code rows} wanted, in that order.
+     *
+     * @throws IllegalArgumentException when a row is outside the step
+     */
+    public StepPlan withLogitRows(int[] rows) {
+        for (int r : rows) {
+            if (r < 0 || r >= tokens.length) {
+                throw new IllegalArgumentException("expected logit rows from 0 to " + (tokens.length - 1) + " but found "
+                        + r);
+            }
+        }
+        return new StepPlan(tokens, positions, kvRows, tableStarts, tables, rows.clone());
+    }
 
     /** Rows of the step. */
     public int rows() {
