@@ -120,7 +120,7 @@ class CudaParityTest {
                     seqs[s] = new CudaSequence(cuda, 64);
                     int[] prompt = rnd.ints(3 + s, 0, vocab).toArray();
                     seqs[s].run(prompt, 0, prompt.length, 0, new float[vocab], null);
-                    seqs[s].run(new int[] {0}, 0, 1, prompt.length, null, null); // reserve the next position
+                    seqs[s].reserve(prompt.length + 1);
                     tokens[s] = rnd.nextInt(vocab);
                     positions[s] = prompt.length;
                     sequences[s] = s;

@@ -71,6 +71,20 @@ public final class CudaProbe {
         }
     }
 
+    /**
+     * Prints what the probe found (and the memory reading when there is a GPU); exits with 1 when there is none.
+     * For scripts: {@code java -cp ... dev.parley.engine.backend.cuda.CudaProbe}.
+     */
+    public static void main(String[] args) {
+        CudaStatus s = status();
+        System.out.println(s.available() ? "CUDA: " + s.describe() : "CUDA: unavailable: " + s.reason());
+        memoryInfo().ifPresent(m -> System.out.printf(java.util.Locale.ROOT, "CUDA: %.1f GiB free of %.1f GiB%n",
+                m.freeBytes() / (double) (1L << 30), m.totalBytes() / (double) (1L << 30)));
+        if (!s.available()) {
+            System.exit(1);
+        }
+    }
+
     /** Probes the driver; package-private for tests. */
     static CudaStatus probe() {
         try {

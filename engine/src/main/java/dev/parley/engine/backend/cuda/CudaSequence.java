@@ -32,6 +32,15 @@ public final class CudaSequence implements SequenceRunner {
         return table.capacity();
     }
 
+    /**
+     * Makes room for positions {@code 0 .. positions - 1} (for steps that batch this sequence with others).
+     *
+     * @throws IllegalStateException when the model's KV pool runs out
+     */
+    public void reserve(int positions) {
+        table.reserve(positions);
+    }
+
     /** The ids of this sequence's KV blocks, in position order (a copy), for steps that batch it with others. */
     public int[] blockIds() {
         return table.ids();
