@@ -25,7 +25,7 @@ final class CpuSequence implements SequenceRunner {
     @Override
     public void run(int[] tokens, int from, int count, int position, float[] lastLogits, float[] allLogits) {
         transformer.forward(tokens, from, count, position, state, cache, lastLogits != null, allLogits);
-        if (lastLogits != null) {
+        if (lastLogits != null && lastLogits != state.logits) {
             System.arraycopy(state.logits, 0, lastLogits, 0, lastLogits.length);
         }
     }

@@ -14,14 +14,17 @@ public final class InferenceSession implements AutoCloseable {
     private float[] allLogits; // (chunk, vocab), for ingestAll
 
     InferenceSession(Transformer transformer, SessionState state, KvCache cache, int contextLength) {
-        this(new CpuSequence(transformer, state, cache), cache, state.logits.length, contextLength);
+        this(new CpuSequence(transformer, state, cache), cache, state.logits, contextLength);
     }
 
-    /** A session driving {@code runner}; {@code cache} is its CPU cache, or null when it keeps its own (GPU). */
-    InferenceSession(SequenceRunner runner, KvCache cache, int vocab, int contextLength) {
+    /**
+     * A session driving {@code runner}, which writes the last logits to {@code logits} (one per vocabulary entry);
+     * {@code cache} is its CPU cache, or null when it keeps its own (GPU).
+     */
+    InferenceSession(SequenceRunner runner, KvCache cache, float[] logits, int contextLength) {
         this.runner = runner;
         this.cache = cache;
-        this.logits = new float[vocab];
+        this.logits = logits;
         this.contextLength = contextLength;
     }
 

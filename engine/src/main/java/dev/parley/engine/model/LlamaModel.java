@@ -144,7 +144,8 @@ public final class LlamaModel implements AutoCloseable {
         }
         int chunk = Math.min(chunkSize, contextLength);
         if (cuda != null) {
-            return new InferenceSession(new CudaSequence(cuda, chunk), null, config.vocabSize(), contextLength);
+            return new InferenceSession(new CudaSequence(cuda, chunk), null, new float[config.vocabSize()],
+                    contextLength);
         }
         KvCache cache = KvCache.create(config, contextLength, options.kv(), backend);
         SessionState state = new SessionState(config, chunk, contextLength, backend.threads());
