@@ -82,7 +82,7 @@ public final class LlamaModel implements AutoCloseable {
             if (choice.kind() == BackendKind.CUDA) {
                 // The GPU quantizes every matrix to Q8_0 itself while uploading; nothing is converted on the host.
                 cuda = CudaModel.load(gpu, config, stored, CudaOptions.defaults(),
-                        done -> progress.update(done, stored.bytesPerToken()));
+                        done -> progress.update(Math.min(done, stored.bytesPerToken()), stored.bytesPerToken()));
                 return new LlamaModel(gguf, config, stored, stored, options, null, arena, choice, cuda);
             }
             Weights weights = WeightQuantizer.quantize(stored, options, arena, progress);
