@@ -48,5 +48,4 @@ fi
 git rev-parse HEAD > "$stage/COMMIT"
 mkdir -p "$out"
 tar -C "$stage" -cJf "$out/parley-gpu.tar.xz" .
-grep -qx '/.gpu-bundle/' .git/info/exclude 2>/dev/null || echo '/.gpu-bundle/' >> "$(git rev-parse --git-path info/exclude)"
 echo "gpu-bundle: $out/parley-gpu.tar.xz ($(du -h "$out/parley-gpu.tar.xz" | cut -f1)) of commit $(cat "$stage/COMMIT")"
