@@ -28,11 +28,12 @@ package dev.parley.engine.batch;
  * @param total              submission to end, over recent requests
  * @param kvFootprintRatio   KV positions held by ended sequences' blocks over the positions they used (1.0 is no
  *                           waste; paging wastes at most one partly filled block per sequence)
+ * @param kvBlocksPeak       the most blocks held by running sequences at once
  */
 public record BatcherMetrics(int queued, int maxQueued, int running, int kvBlocksUsed, int kvBlocksCached,
                              int kvBlocksFree, int kvBlocksTotal, long kvBytesPerBlock, long steps,
                              long multiSequenceSteps, int maxSequencesInStep, long promptTokens, long generatedTokens,
                              long completed, long cancelled, long failed, long preempted, double tokensPerSecond,
                              double busyFraction, LatencyStats timeToFirstToken, LatencyStats interToken,
-                             LatencyStats total, double kvFootprintRatio) {
+                             LatencyStats total, double kvFootprintRatio, int kvBlocksPeak) {
 }

@@ -24,6 +24,7 @@ final class BatcherStats {
     long preempted;
     long busyNanos;
     int maxQueued;
+    int peakBlocksUsed;
     long positionsHeld;
     long positionsUsed;
 
@@ -45,6 +46,10 @@ final class BatcherStats {
         while (!recent.isEmpty() && now - recent.peekFirst()[0] > RATE_WINDOW_NANOS) {
             recentTokens -= recent.pollFirst()[1];
         }
+    }
+
+    synchronized void blocksInUse(int n) {
+        peakBlocksUsed = Math.max(peakBlocksUsed, n);
     }
 
     synchronized void queued(int n) {
@@ -88,6 +93,6 @@ final class BatcherStats {
                 bytesPerBlock, steps, multiSequenceSteps, maxSequencesInStep,
                 promptTokens, generatedTokens, completed, cancelled, failed, preempted, rate, busy, ttft.stats(),
                 interToken.stats(), total.stats(),
-                positionsUsed == 0 ? 1.0 : positionsHeld / (double) positionsUsed);
+                positionsUsed == 0 ? 1.0 : positionsHeld / (double) positionsUsed, peakBlocksUsed);
     }
 }

@@ -95,6 +95,7 @@ final class Scheduler {
             retire(); // a sequence was preempted or ended for memory; plan again next iteration
             return;
         }
+        stats.blocksInUse(pool.usedCount() - conversations.heldBlocks());
         long start = System.nanoTime();
         forward.forward(batch, logits);
         long end = System.nanoTime();
