@@ -20,7 +20,7 @@ fi
 [ "${PARLEY_GPU_NO_BUILD:-0}" = 1 ] || ./mvnw -B -q -o -pl app -am package -DskipTests
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-"$JAVA_HOME/bin/jlink" --add-modules java.base,java.logging,java.sql,jdk.unsupported,jdk.incubator.vector \
+"$JAVA_HOME/bin/jlink" --add-modules java.base,java.desktop,java.logging,java.sql,jdk.unsupported,jdk.incubator.vector \
   --compress=zip-9 --strip-debug --no-man-pages --no-header-files --output "$stage/jre" 2>/dev/null
 strip --strip-unneeded "$stage/jre/lib/server/libjvm.so" 2>/dev/null || true
 mkdir -p "$stage/lib" "$stage/tests"

@@ -37,6 +37,17 @@ class BackendOptionTest {
     }
 
     @Test
+    void benchBatchOnCudaWithoutADriverIsAUsageError(@TempDir Path dir) throws Exception {
+        assumeFalse(CudaProbe.status().available(), "a GPU is present");
+        Path model = TestModels.tiny(dir);
+        CliRun run = CliRun.of("bench", "batch", "--model", model.toString(), "--backend", "cuda", "--no-baseline",
+                "--poisson-requests", "0", "--report", dir.resolve("report").toString());
+        assertEquals(2, run.code(), run.toString());
+        assertTrue(run.errLines().getLast().startsWith("parley: error: backend cuda: expected a CUDA driver"),
+                run.toString());
+    }
+
+    @Test
     void anUnknownBackendNamesTheAcceptedOnes() {
         CliRun run = CliRun.of("generate", "--model", "x.gguf", "--prompt", "Hi", "--backend", "gpu");
         assertEquals(2, run.code(), run.toString());
