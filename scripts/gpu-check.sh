@@ -85,7 +85,7 @@ say "bandwidth limit of $name: ${peak} GB/s"
 for m in "${shapes[@]}"; do
   say "parley bench batch --backend cuda $(basename "$m")"
   parley bench batch --backend cuda --model "$m" --batches 1,8,16,32 --prompt-tokens 128 --output-tokens 64 \
-    --runs 2 --no-baseline --poisson-requests 0 --kv-memory 2048 --report "$work/bench-$(basename "$m" .gguf)" \
+    --runs 2 --no-baseline --poisson-requests 0 --kv-memory 1024 --report "$work/bench-$(basename "$m" .gguf)" \
     | tee -a "$work/bench.txt"
 done
 # The device steps alone (no scheduler), with the weight bandwidth beside the GPU's limit.
