@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import jcuda.NativePointerObject;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
@@ -37,7 +36,7 @@ import jcuda.driver.JCudaDriver;
  * context current on the calling thread first, so a model may be driven from any one thread at a time. Closing frees
  * every allocation and unloads the modules. Not thread-safe.
  */
-final class CudaContext implements AutoCloseable {
+final class CudaContext implements AutoCloseable, KernelLauncher {
 
     private final CUdevice device;
     private final CUcontext context;
@@ -168,11 +167,12 @@ final class CudaContext implements AutoCloseable {
         cuMemcpyDtoH(Pointer.to(out), src.pointer(), 4L * count);
     }
 
-    /** Launches {@code kernel} on {@code grid} with {@code args} (pointers and {@code Pointer.to(int/float[])}). */
-    void launch(Kernel kernel, LaunchGrid grid, NativePointerObject... args) {
+    /** Launches {@code kernel} on {@code grid} with {@code args} (asynchronously, on the default stream). */
+    @Override
+    public void launch(Kernel kernel, LaunchGrid grid, KernelArgs args) {
         current();
         cuLaunchKernel(functions.get(kernel), grid.gridX(), grid.gridY(), 1, grid.blockX(), 1, 1, grid.sharedBytes(),
-                null, Pointer.to(args), null);
+                null, args.kernelParams(), null);
     }
 
     /** Waits for every launched kernel. */
