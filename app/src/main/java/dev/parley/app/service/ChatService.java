@@ -203,7 +203,8 @@ public final class ChatService implements AutoCloseable {
         long kvUsed = loaded == null ? 0 : Math.min(kvBudget, loaded.kvUsedBytes());
         return new MetricsSnapshot(sequence.get(), m != null, m == null ? "" : m.name(), generating, queued.get(),
                 generating ? 1 : 0, liveTokens.get(), recent, m == null ? 0 : m.weightsBytes(), kvUsed, kvBudget,
-                rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), memory.residentBytes(), -1);
+                rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), memory.residentBytes(),
+                loaded == null ? -1 : loaded.gpuBytes());
     }
 
     /** Stops any reply, waits briefly for the worker thread and releases the engine. */
