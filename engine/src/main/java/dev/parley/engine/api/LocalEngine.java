@@ -6,6 +6,7 @@ import dev.parley.engine.batch.Batcher;
 import dev.parley.engine.batch.BatcherMetrics;
 import dev.parley.engine.batch.BatcherOptions;
 import dev.parley.engine.batch.QueueFullException;
+import dev.parley.engine.generate.CancellationToken;
 import dev.parley.engine.generate.GenerationResult;
 import dev.parley.engine.generate.TokenEvent;
 import dev.parley.engine.model.LlamaModel;
@@ -105,6 +106,12 @@ public final class LocalEngine implements Engine {
     /** Failures (a full queue, a prompt that can never fit) complete the handle's result exceptionally. */
     @Override
     public EngineHandle chat(ChatRequest request, Consumer<? super TokenEvent> listener) {
+        return chat(request, listener, null);
+    }
+
+    /** {@code cancel} (may be null) is checked by the batcher at every step. */
+    @Override
+    public EngineHandle chat(ChatRequest request, Consumer<? super TokenEvent> listener, CancellationToken cancel) {
         List<String> stops = new ArrayList<>(template.stopStrings());
         for (String s : request.stopStrings()) {
             if (!stops.contains(s)) {
@@ -114,7 +121,7 @@ public final class LocalEngine implements Engine {
         try {
             int[] prompt = chatPrompt(request.messages());
             return generate(request.conversationId(), prompt, request.sampling(), request.maxTokens(), stops,
-                    listener);
+                    listener, cancel);
         } catch (RuntimeException e) {
             CompletableFuture<EngineResult> failed = CompletableFuture.failedFuture(e);
             return new EngineHandle() {
@@ -139,6 +146,13 @@ public final class LocalEngine implements Engine {
      */
     public EngineHandle generate(String conversationId, int[] prompt, SamplingSettings sampling, int maxTokens,
                                  List<String> stopStrings, Consumer<? super TokenEvent> listener) {
+        return generate(conversationId, prompt, sampling, maxTokens, stopStrings, listener, null);
+    }
+
+    /** Like the method above, also stopping within one step of {@code cancel} (may be null) being raised. */
+    public EngineHandle generate(String conversationId, int[] prompt, SamplingSettings sampling, int maxTokens,
+                                 List<String> stopStrings, Consumer<? super TokenEvent> listener,
+                                 CancellationToken cancel) {
         long submitted = System.nanoTime();
         long[] first = {-1};
         Consumer<TokenEvent> timed = event -> {
@@ -148,7 +162,7 @@ public final class LocalEngine implements Engine {
             listener.accept(event);
         };
         BatchHandle job = batcher.submit(new BatchRequest(conversationId, prompt, sampling, maxTokens, stopStrings),
-                timed);
+                timed, cancel);
         CompletableFuture<EngineResult> result = job.result().thenApply(r -> toResult(r, prompt.length, submitted,
                 first[0]));
         return new EngineHandle() {
