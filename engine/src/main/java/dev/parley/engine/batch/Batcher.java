@@ -88,7 +88,8 @@ public final class Batcher implements AutoCloseable {
         this.options = options;
         this.blockSize = options.blockSize();
         this.blocks = (int) Math.min(count, Integer.MAX_VALUE / 2);
-        this.forward = model.newBatchForward(options.stepTokens(), options.maxRunning(), options.contextLength(),
+        // One slot more than running sequences: static batches compute their prompt padding there.
+        this.forward = model.newBatchForward(options.stepTokens(), options.maxRunning() + 1, options.contextLength(),
                 blockSize, blocks);
         this.vocab = model.config().vocabSize();
         this.scheduler = new Scheduler(options, forward, tokenizer.vocabulary(), stats, this::publish);

@@ -36,6 +36,9 @@ final class Scheduler {
     private final int[] rowsOf;      // rows each slot got this step
     private final int[] logitOf;     // logit index each slot got this step, or -1
     private long admissions;
+    private final int paddingSlot;     // static batches: where prompt padding rows are computed
+    private int[] paddingTable = new int[4];
+    private int paddingBlocks;
     private volatile Runnable dropRequest;
 
     Scheduler(BatcherOptions options, BatchForward forward, Vocabulary vocabulary, BatcherStats stats,
@@ -49,7 +52,8 @@ final class Scheduler {
         this.pool = new BlockPool(forward.blocks(), blockSize);
         this.conversations = new ConversationCaches(pool);
         this.slots = new Sequence[options.maxRunning()];
-        this.batch = new StepBatch(forward.maxRows(), options.maxRunning());
+        this.batch = new StepBatch(forward.maxRows(), options.maxRunning() + 1);
+        this.paddingSlot = options.maxRunning();
         this.logits = new float[options.maxRunning() * forward.vocabSize()];
         this.row = new float[forward.vocabSize()];
         this.rowsOf = new int[options.maxRunning()];
@@ -156,6 +160,7 @@ final class Scheduler {
         if (options.policy() == SchedulingPolicy.STATIC && !running.isEmpty()) {
             return;
         }
+        boolean newStaticBatch = options.policy() == SchedulingPolicy.STATIC;
         while (!waiting.isEmpty() && running.size() < options.maxRunning()) {
             Sequence s = waiting.peekFirst();
             if (s.request.maxTokens() == 0 && s.generated == 0) {
@@ -181,6 +186,16 @@ final class Scheduler {
                 s.admitNanos = System.nanoTime();
             }
             running.add(s);
+        }
+        if (newStaticBatch && !running.isEmpty()) {
+            // A static batch pads every prompt to its longest: the padding rows cost what real rows cost.
+            int longest = 0;
+            for (Sequence s : running) {
+                longest = Math.max(longest, s.pending());
+            }
+            for (Sequence s : running) {
+                s.padRows = longest - s.pending();
+            }
         }
     }
 
@@ -327,6 +342,11 @@ final class Scheduler {
                 if (decoding != (pass == 0) || rowsOf[s.slot] > 0 || s.pending() <= 0) {
                     continue;
                 }
+                if (s.padRows > 0) {
+                    int padded = pad(Math.min(s.padRows, batch.room()));
+                    s.padRows -= padded;
+                    planned |= padded > 0;
+                }
                 int n = Math.min(s.pending(), batch.room());
                 if (n == 0) {
                     break;
@@ -352,6 +372,29 @@ final class Scheduler {
         if (!planned && !running.isEmpty()) {
             relieve(null);
         }
+    }
+
+    /**
+     * Adds up to {@code n} padding rows (static batches) in the padding slot, at positions from 0, and returns how
+     * many fit in its blocks; they are computed like any row and their results ignored.
+     */
+    private int pad(int n) {
+        while (paddingBlocks * blockSize < n) {
+            int b = pool.allocate();
+            if (b < 0) {
+                break;
+            }
+            if (paddingBlocks == paddingTable.length) {
+                paddingTable = Arrays.copyOf(paddingTable, paddingBlocks * 2);
+            }
+            paddingTable[paddingBlocks++] = b;
+        }
+        int rows = Math.min(n, paddingBlocks * blockSize);
+        batch.setTable(paddingSlot, paddingTable, paddingBlocks);
+        for (int i = 0; i < rows; i++) {
+            batch.add(paddingSlot, 0, i, false);
+        }
+        return rows;
     }
 
     /**
@@ -505,6 +548,12 @@ final class Scheduler {
             s.slot = -1;
             keepOrRelease(s);
             finish(s);
+        }
+        if (running.isEmpty() && paddingBlocks > 0) {
+            for (int i = 0; i < paddingBlocks; i++) {
+                pool.release(paddingTable[i]);
+            }
+            paddingBlocks = 0;
         }
     }
 

@@ -42,6 +42,7 @@ final class Sequence implements BatchHandle {
     int generated;
     int reused = -1;     // prompt positions found in a cache at first admission
     int promptRows;      // prompt rows computed
+    int padRows;         // static batches: padding rows still to compute before the prompt
     int slot = -1;
     long admitOrder;
     boolean inQueue = true; // counted in the batcher's queue length (new, never admitted)
