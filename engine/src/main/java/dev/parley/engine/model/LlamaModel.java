@@ -107,6 +107,35 @@ public final class LlamaModel implements AutoCloseable {
     }
 
     /**
+     * A batched stepper for a scheduler: steps of up to {@code maxRows} rows from up to {@code slots} sequences of
+     * at most {@code maxContext} positions each, over a pool of {@code blocks} KV blocks of {@code blockSize}
+     * positions in the model's KV format.
+     *
+     * @throws IllegalArgumentException when a size is not positive, {@code maxContext} exceeds the model's context,
+     *                                  or the pool is too large to address
+     */
+    public BatchForward newBatchForward(int maxRows, int slots, int maxContext, int blockSize, int blocks) {
+        if (maxRows < 1 || slots < 1 || blockSize < 1 || blocks < 1) {
+            throw new IllegalArgumentException("expected positive sizes but found " + maxRows + " rows, " + slots
+                    + " slots, blocks of " + blockSize + " and " + blocks + " blocks");
+        }
+        if (maxContext < 1 || maxContext > config.contextLength()) {
+            throw new IllegalArgumentException("expected a context length from 1 to the model's "
+                    + config.contextLength() + " but found " + maxContext);
+        }
+        long positions = (long) blocks * blockSize;
+        if (positions * config.kvDim() > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("a KV pool of " + blocks + " blocks of " + blockSize
+                    + " positions is too large: at most " + (Integer.MAX_VALUE - 16) / ((long) config.kvDim() * blockSize)
+                    + " blocks fit in one pool for this model");
+        }
+        KvCache pool = KvCache.create(config, (int) positions, options.kv(), backend);
+        SessionState state = new SessionState(config, maxRows, maxContext, backend.threads());
+        long perBlock = KvCache.bytesFor(config, blockSize, options.kv());
+        return new CpuBatchForward(transformer, state, pool, blockSize, blocks, slots, perBlock, config.vocabSize());
+    }
+
+    /**
      * The memory this model uses as loaded, plus a KV cache of {@code kv} and the scratch buffers of one session
      * of {@code contextLength} positions and prefill chunks of {@link #DEFAULT_CHUNK}.
      */
