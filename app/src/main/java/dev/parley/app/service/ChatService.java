@@ -209,6 +209,7 @@ public final class ChatService implements AutoCloseable {
         GenerationResult result;
         try {
             Sampler sampler = Sampler.create(params.sampling());
+            chat.conversation().contextPolicy(params.contextPolicy());
             result = chat.conversation().reply(user.content(), sampler, params.maxTokens(), cancel, event -> {
                 if (event instanceof TokenEvent.Token) {
                     if (firstToken[0] < 0) {
@@ -235,7 +236,8 @@ public final class ChatService implements AutoCloseable {
             }
         }
         sequence.incrementAndGet();
-        return new TurnOutcome(user, reply, result.reason(), result.stats(), latency);
+        return new TurnOutcome(user, reply, result.reason(), result.stats(), latency,
+                chat.conversation().lastTrim().orElse(null));
     }
 
     private OpenChat open(long conversationId, String systemPrompt) {
