@@ -20,6 +20,15 @@ import java.nio.file.Path;
  */
 class GgufFuzzTest {
 
+    /** The tokenizer loader warns (on stderr) about odd vocabularies; at thousands of inputs a second that is noise. */
+    private static final java.util.logging.Logger TOKENIZER_LOG = quiet("dev.parley.engine.tokenizer");
+
+    private static java.util.logging.Logger quiet(String name) {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(name);
+        log.setLevel(java.util.logging.Level.OFF);
+        return log;
+    }
+
     @FuzzTest(maxDuration = "30s")
     void openAnyFile(byte[] bytes) throws IOException {
         Path file = Files.createTempFile("fuzz", ".gguf");
