@@ -14,9 +14,16 @@ import java.util.Objects;
  * @param sampling       how to choose tokens
  * @param maxTokens      at most this many new tokens (0 ends at once)
  * @param stopStrings    text that ends the generation; never emitted itself
+ * @param ignoreEos      keep generating past end-of-generation tokens (benchmarks of fixed output length)
  */
 public record BatchRequest(String conversationId, int[] prompt, SamplingSettings sampling, int maxTokens,
-                           List<String> stopStrings) {
+                           List<String> stopStrings, boolean ignoreEos) {
+
+    /** A request that ends at the model's end-of-generation tokens. */
+    public BatchRequest(String conversationId, int[] prompt, SamplingSettings sampling, int maxTokens,
+                        List<String> stopStrings) {
+        this(conversationId, prompt, sampling, maxTokens, stopStrings, false);
+    }
 
     public BatchRequest {
         Objects.requireNonNull(sampling, "sampling");

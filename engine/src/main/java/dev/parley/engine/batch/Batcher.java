@@ -63,6 +63,7 @@ public final class Batcher implements AutoCloseable {
     private long nextId = 1;
     private final Thread thread;
 
+    private final long startNanos = System.nanoTime();
     private volatile int[] published = new int[5]; // running, used, cached, free, conversations
 
     /**
@@ -147,6 +148,9 @@ public final class Batcher implements AutoCloseable {
     public BatcherOptions options() { return options; }
 
     public Tokenizer tokenizer() { return tokenizer; }
+
+    /** When this batcher started ({@link System#nanoTime()}). */
+    public long startNanos() { return startNanos; }
 
     /** Blocks in the KV pool. */
     public int kvBlocks() { return blocks; }

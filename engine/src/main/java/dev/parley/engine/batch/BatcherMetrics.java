@@ -3,7 +3,7 @@ package dev.parley.engine.batch;
 /**
  * A snapshot of a {@link Batcher}.
  *
- * @param queued             requests waiting for admission
+ * @param queued             requests waiting for their first admission (preempted sequences wait uncounted)
  * @param maxQueued          the most that ever waited at once
  * @param running            sequences in the running set
  * @param kvBlocksUsed       KV blocks held by running sequences
@@ -26,11 +26,14 @@ package dev.parley.engine.batch;
  * @param timeToFirstToken   submission to first token, over recent requests
  * @param interToken         gap between consecutive tokens of a request, over recent tokens
  * @param total              submission to end, over recent requests
+ * @param kvFootprintRatio   KV positions held by ended sequences' blocks over the positions they used (1.0 is no
+ *                           waste; paging wastes at most one partly filled block per sequence)
+ * @param kvBlocksPeak       the most blocks held by running sequences at once
  */
 public record BatcherMetrics(int queued, int maxQueued, int running, int kvBlocksUsed, int kvBlocksCached,
                              int kvBlocksFree, int kvBlocksTotal, long kvBytesPerBlock, long steps,
                              long multiSequenceSteps, int maxSequencesInStep, long promptTokens, long generatedTokens,
                              long completed, long cancelled, long failed, long preempted, double tokensPerSecond,
                              double busyFraction, LatencyStats timeToFirstToken, LatencyStats interToken,
-                             LatencyStats total) {
+                             LatencyStats total, double kvFootprintRatio, int kvBlocksPeak) {
 }

@@ -24,6 +24,9 @@ final class BatcherStats {
     long preempted;
     long busyNanos;
     int maxQueued;
+    int peakBlocksUsed;
+    long positionsHeld;
+    long positionsUsed;
 
     synchronized void step(int sequences, int promptRows, int newTokens, long startNanos, long endNanos) {
         steps++;
@@ -45,6 +48,10 @@ final class BatcherStats {
         }
     }
 
+    synchronized void blocksInUse(int n) {
+        peakBlocksUsed = Math.max(peakBlocksUsed, n);
+    }
+
     synchronized void queued(int n) {
         maxQueued = Math.max(maxQueued, n);
     }
@@ -64,6 +71,12 @@ final class BatcherStats {
 
     synchronized void failed() { failed++; }
 
+    /** At a sequence's end: KV positions its blocks held and positions it really used. */
+    synchronized void footprint(long held, long used) {
+        positionsHeld += held;
+        positionsUsed += used;
+    }
+
     synchronized void preempted() { preempted++; }
 
     synchronized BatcherMetrics snapshot(int queued, int running, int used, int cachedBlocks, int free, int blocks,
@@ -79,6 +92,7 @@ final class BatcherStats {
         return new BatcherMetrics(queued, maxQueued, running, used, cachedBlocks, free, blocks,
                 bytesPerBlock, steps, multiSequenceSteps, maxSequencesInStep,
                 promptTokens, generatedTokens, completed, cancelled, failed, preempted, rate, busy, ttft.stats(),
-                interToken.stats(), total.stats());
+                interToken.stats(), total.stats(),
+                positionsUsed == 0 ? 1.0 : positionsHeld / (double) positionsUsed, peakBlocksUsed);
     }
 }

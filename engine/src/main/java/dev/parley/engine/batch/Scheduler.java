@@ -95,6 +95,7 @@ final class Scheduler {
             retire(); // a sequence was preempted or ended for memory; plan again next iteration
             return;
         }
+        stats.blocksInUse(pool.usedCount() - conversations.heldBlocks());
         long start = System.nanoTime();
         forward.forward(batch, logits);
         long end = System.nanoTime();
@@ -135,7 +136,7 @@ final class Scheduler {
             Sequence s = it.next();
             if (s.cancelRequested()) {
                 it.remove();
-                queued.decrementAndGet();
+                leaveQueue(s, queued);
                 s.reason = StopReason.CANCELLED;
                 releaseBlocks(s);
                 finish(s);
@@ -158,7 +159,7 @@ final class Scheduler {
             Sequence s = waiting.peekFirst();
             if (s.request.maxTokens() == 0 && s.generated == 0) {
                 waiting.pollFirst();
-                queued.decrementAndGet();
+                leaveQueue(s, queued);
                 s.reused = 0;
                 s.reason = StopReason.MAX_TOKENS;
                 finish(s);
@@ -171,7 +172,7 @@ final class Scheduler {
                 break;
             }
             waiting.pollFirst();
-            queued.decrementAndGet();
+            leaveQueue(s, queued);
             s.slot = freeSlot();
             slots[s.slot] = s;
             s.admitOrder = admissions++;
@@ -179,6 +180,14 @@ final class Scheduler {
                 s.admitNanos = System.nanoTime();
             }
             running.add(s);
+        }
+    }
+
+    /** New requests count in the queue length until first admitted; preempted ones wait without counting. */
+    private static void leaveQueue(Sequence s, AtomicInteger queued) {
+        if (s.inQueue) {
+            s.inQueue = false;
+            queued.decrementAndGet();
         }
     }
 
@@ -434,7 +443,7 @@ final class Scheduler {
     private void next(Sequence s, long now) {
         int id = s.sampler.sample(row);
         s.sampler.accept(id);
-        if (vocabulary.isEndOfGeneration(id)) {
+        if (vocabulary.isEndOfGeneration(id) && !s.request.ignoreEos()) {
             endOf(s, StopReason.EOS);
             return;
         }
@@ -499,6 +508,7 @@ final class Scheduler {
     }
 
     private void keepOrRelease(Sequence s) {
+        stats.footprint((long) s.blocks * blockSize, s.cached);
         String conversation = s.request.conversationId();
         boolean keep = options.reuseCache() && conversation != null && s.reason != StopReason.CANCELLED
                 && s.blocks > 0 && options.policy() == SchedulingPolicy.CONTINUOUS;
@@ -554,7 +564,7 @@ final class Scheduler {
         retire();
         while (!waiting.isEmpty()) {
             Sequence s = waiting.pollFirst();
-            queued.decrementAndGet();
+            leaveQueue(s, queued);
             s.reason = StopReason.CANCELLED;
             releaseBlocks(s);
             if (s.reused < 0) {

@@ -42,6 +42,7 @@ final class Sequence implements BatchHandle {
     int promptRows;      // prompt rows computed
     int slot = -1;
     long admitOrder;
+    boolean inQueue = true; // counted in the batcher's queue length (new, never admitted)
     boolean ended;       // generation over (static batches keep it as padding until the batch ends)
     StopReason reason;
 

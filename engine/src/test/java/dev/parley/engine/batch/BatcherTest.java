@@ -142,6 +142,38 @@ class BatcherTest {
     }
 
     @Test
+    void runningSequencesThatOutgrowThePoolArePreemptedAndResumeUnchanged() throws Exception {
+        try (LlamaModel model = load(BackendKind.VECTOR, KvFormat.F32)) {
+            Tokenizer tokenizer = Tokenizer.fromGguf(model.gguf());
+            Random rnd = new Random(17);
+            List<int[]> prompts = new ArrayList<>();
+            while (prompts.size() < 3) { // prompts whose output runs to the limit (a random model may end early)
+                int[] p = randomPrompt(rnd, 30);
+                if (Reference.alone(model, tokenizer, p, 60, CONTEXT).tokens().length == 60) {
+                    prompts.add(p);
+                }
+            }
+            long perBlock = dev.parley.engine.model.KvCache.bytesFor(model.config(), 16, KvFormat.F32);
+            // Each needs 6 blocks of 16 by its end; the pool has 7, and all three start with 2.
+            try (Batcher batcher = new Batcher(model, tokenizer, BatcherOptions.of(3, 96, 7 * perBlock, CONTEXT))) {
+                List<BatchHandle> hs = new ArrayList<>();
+                for (int[] p : prompts) {
+                    hs.add(batcher.submit(BatchRequest.greedy(p, 60), e -> { }));
+                }
+                for (int i = 0; i < prompts.size(); i++) {
+                    GenerationResult r = hs.get(i).result().get(60, TimeUnit.SECONDS);
+                    assertEquals(StopReason.MAX_TOKENS, r.reason());
+                    assertArrayEquals(Reference.alone(model, tokenizer, prompts.get(i), 60, CONTEXT).tokens(),
+                            r.tokens(), "request " + i);
+                }
+                BatcherMetrics m = batcher.metrics();
+                assertTrue(m.preempted() > 0, "the pool could not hold all three: " + m);
+                assertEquals(0, m.kvBlocksUsed());
+            }
+        }
+    }
+
+    @Test
     void aSecondTurnPrefillsOnlyItsNewTokensAndConversationsShareTheSystemPrompt() throws Exception {
         try (LlamaModel model = load(BackendKind.VECTOR, KvFormat.F32);
              Batcher batcher = new Batcher(model, Tokenizer.fromGguf(model.gguf()),
