@@ -62,6 +62,11 @@ final class SoakBenchCommand implements Callable<Integer> {
             throw new UsageException(e.getMessage());
         }
         PrintStream out = terminal.out();
+        if (!java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:+AlwaysPreTouch")) {
+            terminal.err().println("parley: soak: heap pages count in the resident size only once touched, so memory "
+                    + "outside the heap is only meaningful with a fixed, pre-touched heap: "
+                    + "PARLEY_JAVA_OPTS='-Xms1g -Xmx1g -XX:+AlwaysPreTouch'");
+        }
         try (LoadedModel loaded = LoadedModel.open(modelArgs)) {
             ChatTemplate template = ChatTemplate.detect(loaded.model().gguf().getString("tokenizer.chat_template", null));
             out.println("| turns | completed | cancelled | heap used MiB | RSS MiB | outside heap MiB | threads | "
