@@ -17,7 +17,7 @@ class MainTest {
     void everyCommandHasHelp() {
         for (List<String> command : List.of(List.<String>of(), List.of("generate"), List.of("chat"),
                 List.of("tokenize"), List.of("bench"), List.of("bench", "decode"), List.of("models"), List.of("models", "synth"),
-                List.of("gui"))) {
+                List.of("gui"), List.of("serve"))) {
             String[] args = new java.util.ArrayList<String>(command) {{ add("--help"); }}.toArray(String[]::new);
             CliRun run = CliRun.of(args);
             assertEquals(0, run.code(), run.toString());

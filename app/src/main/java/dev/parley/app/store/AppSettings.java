@@ -21,11 +21,16 @@ import java.util.Objects;
  * @param outputDevice       speaker name ("" = system default)
  * @param endOfTurnSilenceMs silence that ends a spoken turn in hands-free mode (200..5000 ms)
  * @param pushToTalkKey      JavaFX key combination name, e.g. "Ctrl+Space"
+ * @param remoteUrl          base URL of an OpenAI-compatible server to use instead of the local model, e.g.
+ *                           {@code http://127.0.0.1:8080/v1}; "" for the local model
+ * @param remoteKey          the server's API key ("" for none)
+ * @param remoteModel        the model id to ask the server for ("" for the first it lists)
  */
 public record AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
                           double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
                           String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
-                          Theme theme, WeightFormat weights, KvFormat kvCache) {
+                          Theme theme, WeightFormat weights, KvFormat kvCache, String remoteUrl, String remoteKey,
+                          String remoteModel) {
 
     public AppSettings {
         modelPath = modelPath == null ? "" : modelPath.strip();
@@ -53,6 +58,33 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         Objects.requireNonNull(theme, "theme");
         Objects.requireNonNull(weights, "weights");
         Objects.requireNonNull(kvCache, "KV cache precision");
+        remoteUrl = remoteUrl == null ? "" : remoteUrl.strip();
+        if (!remoteUrl.isEmpty() && !remoteUrl.matches("(?i)https?://[^/\\s]+(/\\S*)?")) {
+            throw new IllegalArgumentException("expected a remote server URL such as http://127.0.0.1:8080/v1 (or "
+                    + "nothing for the local model) but found " + remoteUrl);
+        }
+        remoteKey = remoteKey == null ? "" : remoteKey.strip();
+        remoteModel = remoteModel == null ? "" : remoteModel.strip();
+    }
+
+    /** The settings without a remote server (the local model). */
+    public AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
+                       double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
+                       String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
+                       Theme theme, WeightFormat weights, KvFormat kvCache) {
+        this(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice, speakingRate,
+                inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache, "", "", "");
+    }
+
+    /** True when replies should come from the remote server. */
+    public boolean usesRemote() {
+        return !remoteUrl.isEmpty();
+    }
+
+    public AppSettings withRemote(String url, String key, String model) {
+        return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
+                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
+                kvCache, url, key, model);
     }
 
     /** The settings of a first start. */
@@ -65,18 +97,20 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
 
     public AppSettings withModelPath(String path) {
         return new AppSettings(path, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice,
-                speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache);
+                speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache,
+                remoteUrl, remoteKey, remoteModel);
     }
 
     public AppSettings withTheme(Theme t) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
-                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t, weights, kvCache);
+                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t, weights, kvCache,
+                remoteUrl, remoteKey, remoteModel);
     }
 
     public AppSettings withSampling(double newTemperature, double newTopP, int newMaxTokens) {
         return new AppSettings(modelPath, backend, threads, contextSize, newTemperature, newTopP, newMaxTokens,
                 systemPrompt, voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme,
-                weights, kvCache);
+                weights, kvCache, remoteUrl, remoteKey, remoteModel);
     }
 
     private static void range(String name, int value, int min, int max) {

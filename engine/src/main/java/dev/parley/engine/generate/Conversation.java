@@ -132,27 +132,16 @@ public final class Conversation {
         return template.encodePrompt(tokenizer, messages, true);
     }
 
-    /**
-     * Drops the oldest turns (a user message and the answer after it, whole) until the prompt takes at
-     * most {@code limit} tokens or only the new message is left after the system message, and returns
-     * the prompt tokenized whole.
-     */
+    /** Drops the oldest turns as the policy says and returns the kept prompt, tokenized whole. */
     private int[] trim(int tokensBefore, int limit) {
-        int first = systemPrompt != null ? 1 : 0;
-        int dropped = 0;
         int[] prompt = template.encodePrompt(tokenizer, messages, true);
-        while (prompt.length > limit && messages.size() - first > 1) {
-            messages.remove(first);
-            dropped++;
-            // Keep the turns paired: a conversation after the system message starts with the user.
-            while (messages.size() - first > 1 && messages.get(first).role() != Role.USER) {
-                messages.remove(first);
-                dropped++;
-            }
-            prompt = template.encodePrompt(tokenizer, messages, true);
+        lastTrim = ContextWindow.trim(messages, prompt, template, tokenizer, limit);
+        if (lastTrim == null) {
+            return prompt;
         }
-        lastTrim = dropped == 0 ? null : new ContextTrim(dropped, messages.size(), tokensBefore, prompt.length);
-        return prompt;
+        lastTrim = new ContextTrim(lastTrim.droppedMessages(), lastTrim.keptMessages(), tokensBefore,
+                lastTrim.tokensAfter());
+        return template.encodePrompt(tokenizer, messages, true);
     }
 
     private static int[] concat(int[] a, int[] b) {

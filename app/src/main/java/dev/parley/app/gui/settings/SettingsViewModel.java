@@ -37,6 +37,9 @@ public final class SettingsViewModel {
     private final StringProperty endOfTurnSilence = new SimpleStringProperty();
     private final StringProperty pushToTalkKey = new SimpleStringProperty();
     private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>();
+    private final StringProperty remoteUrl = new SimpleStringProperty();
+    private final StringProperty remoteKey = new SimpleStringProperty();
+    private final StringProperty remoteModel = new SimpleStringProperty();
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
 
     public SettingsViewModel(AppSettings s) {
@@ -57,6 +60,9 @@ public final class SettingsViewModel {
         endOfTurnSilence.set(Integer.toString(s.endOfTurnSilenceMs()));
         pushToTalkKey.set(s.pushToTalkKey());
         theme.set(s.theme());
+        remoteUrl.set(s.remoteUrl());
+        remoteKey.set(s.remoteKey());
+        remoteModel.set(s.remoteModel());
     }
 
     // Commands
@@ -69,7 +75,7 @@ public final class SettingsViewModel {
                     integer("Max tokens", maxTokens), systemPrompt.get(), voice.get(),
                     decimal("Speaking rate", speakingRate), inputDevice.get(), outputDevice.get(),
                     integer("End-of-turn silence", endOfTurnSilence), pushToTalkKey.get(), theme.get(),
-                    weights.get(), kvCache.get());
+                    weights.get(), kvCache.get(), remoteUrl.get(), remoteKey.get(), remoteModel.get());
             error.set("");
             return Optional.of(s);
         } catch (IllegalArgumentException | NullPointerException e) {
@@ -117,5 +123,8 @@ public final class SettingsViewModel {
     public StringProperty endOfTurnSilenceProperty() { return endOfTurnSilence; }
     public StringProperty pushToTalkKeyProperty() { return pushToTalkKey; }
     public ObjectProperty<Theme> themeProperty() { return theme; }
+    public StringProperty remoteUrlProperty() { return remoteUrl; }
+    public StringProperty remoteKeyProperty() { return remoteKey; }
+    public StringProperty remoteModelProperty() { return remoteModel; }
     public ReadOnlyStringProperty errorProperty() { return error.getReadOnlyProperty(); }
 }
