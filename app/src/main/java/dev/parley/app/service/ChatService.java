@@ -28,7 +28,8 @@ import java.util.function.Consumer;
 /**
  * The app's side of the engine, free of any UI toolkit: holds the engine in use, a loaded model's
  * {@link dev.parley.engine.api.LocalEngine} or a remote OpenAI-compatible server ({@link #connectRemote}),
- * runs turns one at a time on its own thread, streams each reply's {@link TokenEvent}s to a listener (on
+ * runs turns (one at a time within a conversation, several conversations at once: a typed chat and a spoken turn
+ * share the local engine's batcher), streams each reply's {@link TokenEvent}s to a listener (on
  * the engine's thread: listeners must hand over, not block), writes every message to the
  * {@link ConversationStore} as it completes, and keeps the figures of {@link #snapshot()}, measured the
  * same way for both engines.
@@ -42,13 +43,23 @@ public final class ChatService implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final ExecutorService turnThreads = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "parley-turn");
+        t.setDaemon(true);
+        return t;
+    });
+    /** Turns hold it shared; loading, connecting and closing the engine hold it alone. */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock engineLock =
+            new java.util.concurrent.locks.ReentrantReadWriteLock();
+    /** The last turn submitted for each conversation: the next one starts after it. */
+    private final java.util.Map<Long, CompletableFuture<?>> tails = new ConcurrentHashMap<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
     private final ProcessMemory memory = new ProcessMemory();
 
     // Written on the worker thread; read by the threads that take snapshots or stop a reply.
     private volatile EngineTurns engine;
     private volatile EngineState local;
     private volatile ModelInfo info;
-    private volatile boolean generating;
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicInteger liveTokens = new AtomicInteger();
     private final AtomicLong turnCounter = new AtomicLong();
@@ -69,10 +80,15 @@ public final class ChatService implements AutoCloseable {
     public CompletableFuture<ModelInfo> loadModel(ModelRequest request) {
         return submit(() -> {
             EngineState next = EngineState.load(request);
-            closeEngine();
-            local = next;
-            engine = new EngineTurns(next.engine(), next);
-            info = next.info();
+            engineLock.writeLock().lock(); // waits for the turns in flight
+            try {
+                closeEngineLocked();
+                local = next;
+                engine = new EngineTurns(next.engine(), next);
+                info = next.info();
+            } finally {
+                engineLock.writeLock().unlock();
+            }
             return info;
         });
     }
@@ -95,9 +111,14 @@ public final class ChatService implements AutoCloseable {
                         : models.isEmpty() ? null : models.getFirst();
             }
             RemoteEngine next = new RemoteEngine(baseUrl, apiKey, name);
-            closeEngine();
-            engine = new EngineTurns(next, next);
-            info = ModelInfo.remote(next.modelName(), next.location());
+            engineLock.writeLock().lock(); // waits for the turns in flight
+            try {
+                closeEngineLocked();
+                engine = new EngineTurns(next, next);
+                info = ModelInfo.remote(next.modelName(), next.location());
+            } finally {
+                engineLock.writeLock().unlock();
+            }
             return info;
         });
     }
@@ -118,7 +139,7 @@ public final class ChatService implements AutoCloseable {
         }
         CancellationToken cancel = new CancellationToken();
         long submitted = System.nanoTime();
-        return submit(cancel, () -> {
+        return submitTurn(conversationId, cancel, () -> {
             long started = System.nanoTime();
             EngineTurns current = ready(conversationId);
             StoredMessage user = store.append(conversationId, Role.USER, text.strip(), spoken, false);
@@ -131,7 +152,7 @@ public final class ChatService implements AutoCloseable {
                                                      Consumer<? super TokenEvent> listener) {
         CancellationToken cancel = new CancellationToken();
         long submitted = System.nanoTime();
-        return submit(cancel, () -> {
+        return submitTurn(conversationId, cancel, () -> {
             long started = System.nanoTime();
             EngineTurns current = ready(conversationId);
             List<StoredMessage> stored = store.messages(conversationId);
@@ -201,15 +222,24 @@ public final class ChatService implements AutoCloseable {
         EngineState loaded = local;
         long kvBudget = m == null ? 0 : m.kvBudgetBytes();
         long kvUsed = loaded == null ? 0 : Math.min(kvBudget, loaded.kvUsedBytes());
-        return new MetricsSnapshot(sequence.get(), m != null, m == null ? "" : m.name(), generating, queued.get(),
-                generating ? 1 : 0, liveTokens.get(), recent, m == null ? 0 : m.weightsBytes(), kvUsed, kvBudget,
-                rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), memory.residentBytes(), -1);
+        int running = inFlight.get();
+        int waiting = queued.get();
+        if (loaded != null) { // the batcher's own figures: sequences in its steps, requests it has not admitted
+            var batch = loaded.engine().metrics();
+            running = Math.max(running, batch.running());
+            waiting += batch.queued();
+        }
+        return new MetricsSnapshot(sequence.get(), m != null, m == null ? "" : m.name(), running > 0, waiting,
+                running, liveTokens.get(), recent, m == null ? 0 : m.weightsBytes(), kvUsed, kvBudget,
+                rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), memory.residentBytes(),
+                loaded == null ? -1 : loaded.gpuBytes());
     }
 
     /** Stops any reply, waits briefly for the worker thread and releases the engine. */
     @Override
     public void close() {
         stop();
+        turnThreads.shutdown();
         try {
             worker.submit(() -> {
                 closeEngine();
@@ -219,6 +249,7 @@ public final class ChatService implements AutoCloseable {
             // Closing anyway: the worker thread is a daemon.
         }
         worker.shutdownNow();
+        turnThreads.shutdownNow();
     }
 
     /** The engine for a turn of {@code conversationId}; nothing is stored when there is none. */
@@ -239,12 +270,13 @@ public final class ChatService implements AutoCloseable {
                               CancellationToken cancel, Consumer<? super TokenEvent> listener, long submitted,
                               long started) throws Exception {
         long start = System.nanoTime();
-        liveTokens.set(0);
-        generating = true;
+        if (inFlight.getAndIncrement() == 0) {
+            liveTokens.set(0);
+        }
         EngineResult result;
         try {
             result = current.reply(user.conversationId(), store.messages(user.conversationId()), params,
-                    cancel.isCancelled(), event -> {
+                    cancel, event -> {
                         if (event instanceof TokenEvent.Token || event instanceof TokenEvent.Text t
                                 && !t.text().isEmpty()) {
                             liveTokens.incrementAndGet();
@@ -252,7 +284,7 @@ public final class ChatService implements AutoCloseable {
                         listener.accept(event);
                     });
         } finally {
-            generating = false;
+            inFlight.decrementAndGet();
         }
         StoredMessage reply = store.append(user.conversationId(), Role.ASSISTANT, result.text().strip(), spoken,
                 result.reason() == StopReason.CANCELLED);
@@ -273,6 +305,15 @@ public final class ChatService implements AutoCloseable {
 
     /** Worker thread: releases the local model or the remote connection, whichever is in use. */
     private void closeEngine() throws Exception {
+        engineLock.writeLock().lock();
+        try {
+            closeEngineLocked();
+        } finally {
+            engineLock.writeLock().unlock();
+        }
+    }
+
+    private void closeEngineLocked() throws Exception {
         EngineTurns current = engine;
         engine = null;
         local = null;
@@ -314,6 +355,43 @@ public final class ChatService implements AutoCloseable {
             }
             future.completeExceptionally(new IllegalStateException("the chat service is closed", e));
         }
+        return future;
+    }
+
+    /**
+     * Runs a turn of {@code conversationId} after the turns already submitted for it, on a turn thread, holding the
+     * engine shared (so a model switch waits for it); turns of other conversations run at the same time.
+     */
+    private <T> CompletableFuture<T> submitTurn(long conversationId, CancellationToken cancel, Callable<T> work) {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        active.add(cancel);
+        queued.incrementAndGet();
+        java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable run = () -> {
+            started.set(true);
+            queued.decrementAndGet();
+            engineLock.readLock().lock();
+            try {
+                future.complete(work.call());
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            } finally {
+                engineLock.readLock().unlock();
+                active.remove(cancel);
+            }
+        };
+        CompletableFuture<?> tail = tails.compute(conversationId, (id, previous) -> {
+            CompletableFuture<?> after = previous == null ? CompletableFuture.completedFuture(null) : previous;
+            return after.handle((r, e) -> null).thenRunAsync(run, turnThreads);
+        });
+        tail.whenComplete((r, e) -> {
+            tails.remove(conversationId, tail);
+            if (e != null && !started.get()) { // the turn threads were shut down before it could run
+                active.remove(cancel);
+                queued.decrementAndGet();
+                future.completeExceptionally(new IllegalStateException("the chat service is closed", e));
+            }
+        });
         return future;
     }
 

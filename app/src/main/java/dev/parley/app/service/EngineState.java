@@ -54,7 +54,7 @@ final class EngineState implements AutoCloseable {
             LocalEngine engine = new LocalEngine(model, tokenizer, template, name,
                     LocalEngine.defaultOptions(model, ctx, MAX_RUNNING, null, pool));
             ModelInfo info = new ModelInfo(name, path, config.architecture().toString(), config.layers(), ctx,
-                    memory.weightBytes(), memory.kvBytes(), request.backend(), request.threads(),
+                    memory.weightBytes(), memory.kvBytes(), model.backendChoice().kind(), request.threads(),
                     template.family().toString());
             return new EngineState(model, engine, info);
         } catch (IOException | RuntimeException e) {
@@ -65,6 +65,11 @@ final class EngineState implements AutoCloseable {
 
     ModelInfo info() {
         return info;
+    }
+
+    /** Bytes the model holds in GPU memory (allocated once on load), or -1 on the CPU. Thread-safe. */
+    long gpuBytes() {
+        return model.gpuBytes();
     }
 
     LocalEngine engine() {

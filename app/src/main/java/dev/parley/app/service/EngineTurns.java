@@ -5,6 +5,7 @@ import dev.parley.engine.api.ChatRequest;
 import dev.parley.engine.api.Engine;
 import dev.parley.engine.api.EngineHandle;
 import dev.parley.engine.api.EngineResult;
+import dev.parley.engine.generate.CancellationToken;
 import dev.parley.engine.generate.TokenEvent;
 import dev.parley.engine.tokenizer.ChatMessage;
 import dev.parley.engine.tokenizer.Role;
@@ -37,8 +38,8 @@ final class EngineTurns implements AutoCloseable {
     }
 
     /** Generates the reply to the conversation {@code stored} (ending with the user's message); blocks until done. */
-    EngineResult reply(long conversationId, List<StoredMessage> stored, GenerationParams params, boolean cancelled,
-                       Consumer<? super TokenEvent> listener) throws Exception {
+    EngineResult reply(long conversationId, List<StoredMessage> stored, GenerationParams params,
+                       CancellationToken cancel, Consumer<? super TokenEvent> listener) throws Exception {
         List<ChatMessage> messages = new ArrayList<>();
         if (!params.systemPrompt().isBlank()) {
             messages.add(ChatMessage.system(params.systemPrompt()));
@@ -49,9 +50,11 @@ final class EngineTurns implements AutoCloseable {
             }
         }
         EngineHandle handle = engine.chat(new ChatRequest(Long.toString(conversationId), messages, params.sampling(),
-                params.maxTokens(), List.of(), params.contextPolicy()), listener);
+                params.maxTokens(), List.of(), params.contextPolicy()), listener, cancel);
         inFlight.add(handle);
-        if (cancelled) {
+        // A stop may have come between the request and its registration (even from the listener, on the engine's
+        // thread): the token tells.
+        if (cancel.isCancelled()) {
             handle.cancel();
         }
         try {

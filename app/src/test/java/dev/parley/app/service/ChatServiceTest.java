@@ -68,6 +68,42 @@ class ChatServiceTest {
     }
 
     @Test
+    void twoConversationsRunAtTheSameTimeThroughTheBatcher(@TempDir Path dir) throws Exception {
+        Path model = TestModels.tiny(dir);
+        try (ConversationStore store = ConversationStore.open(dir.resolve("c.db"));
+             ChatService service = new ChatService(store)) {
+            service.loadModel(new ModelRequest(model, BackendKind.VECTOR, 1, 512)).get(60, TimeUnit.SECONDS);
+            long typed = store.create("Typed").id();
+            long spoken = store.create("Spoken").id();
+            GenerationParams longReply = new GenerationParams(0.9, 0.95, 300, "", 11);
+            java.util.concurrent.CompletableFuture<TurnOutcome>[] second = new java.util.concurrent.CompletableFuture[1];
+            java.util.concurrent.atomic.AtomicBoolean firstDone = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicBoolean overlapped = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.CountDownLatch secondStarted = new java.util.concurrent.CountDownLatch(1);
+            var first = service.send(typed, "Tell me a long story", false, longReply, e -> {
+                if (e instanceof TokenEvent.Done) {
+                    firstDone.set(true);
+                } else if (e instanceof TokenEvent.Token && second[0] == null) {
+                    second[0] = service.send(spoken, "And you?", true, GREEDY, e2 -> {
+                        if (e2 instanceof TokenEvent.Token && secondStarted.getCount() > 0) {
+                            overlapped.set(!firstDone.get());
+                            secondStarted.countDown();
+                            service.stop(); // ends both: the first need not run to its 300 tokens
+                        }
+                    });
+                }
+            });
+            TurnOutcome a = first.get(60, TimeUnit.SECONDS);
+            second[0].get(60, TimeUnit.SECONDS);
+            assertTrue(secondStarted.await(60, TimeUnit.SECONDS));
+            assertTrue(overlapped.get(), "the second conversation streamed while the first was still generating");
+            assertEquals(StopReason.CANCELLED, a.reason());
+            assertEquals(2, store.messages(typed).size());
+            assertTrue(store.messages(spoken).getFirst().spoken());
+        }
+    }
+
+    @Test
     void stopCancelsTheReplyAndItIsStoredAsInterrupted(@TempDir Path dir) throws Exception {
         Path model = TestModels.tiny(dir);
         try (ConversationStore store = ConversationStore.open(dir.resolve("c.db"));

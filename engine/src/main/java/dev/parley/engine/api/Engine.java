@@ -1,5 +1,6 @@
 package dev.parley.engine.api;
 
+import dev.parley.engine.generate.CancellationToken;
 import dev.parley.engine.generate.TokenEvent;
 import java.util.function.Consumer;
 
@@ -30,6 +31,19 @@ public interface Engine extends AutoCloseable {
      * handle's result exceptionally and send no {@link TokenEvent.Done}.
      */
     EngineHandle chat(ChatRequest request, Consumer<? super TokenEvent> listener);
+
+    /**
+     * Like {@link #chat(ChatRequest, Consumer)}, also stopping when {@code cancel} is raised. A local engine checks
+     * the token at every step, so even a listener that raises it before this method has returned stops the reply
+     * within one step; this default cancels the handle if the token is already raised when it is returned.
+     */
+    default EngineHandle chat(ChatRequest request, Consumer<? super TokenEvent> listener, CancellationToken cancel) {
+        EngineHandle handle = chat(request, listener);
+        if (cancel.isCancelled()) {
+            handle.cancel();
+        }
+        return handle;
+    }
 
     /** Stops accepting requests and releases what the engine holds. */
     @Override

@@ -6,6 +6,7 @@ import dev.parley.engine.batch.Batcher;
 import dev.parley.engine.batch.BatcherMetrics;
 import dev.parley.engine.batch.BatcherOptions;
 import dev.parley.engine.batch.QueueFullException;
+import dev.parley.engine.generate.CancellationToken;
 import dev.parley.engine.generate.ContextWindow;
 import dev.parley.engine.generate.GenerationResult;
 import dev.parley.engine.generate.TokenEvent;
@@ -106,6 +107,12 @@ public final class LocalEngine implements Engine {
     /** Failures (a full queue, a prompt that can never fit) complete the handle's result exceptionally. */
     @Override
     public EngineHandle chat(ChatRequest request, Consumer<? super TokenEvent> listener) {
+        return chat(request, listener, null);
+    }
+
+    /** {@code cancel} (may be null) is checked by the batcher at every step. */
+    @Override
+    public EngineHandle chat(ChatRequest request, Consumer<? super TokenEvent> listener, CancellationToken cancel) {
         List<String> stops = new ArrayList<>(template.stopStrings());
         for (String s : request.stopStrings()) {
             if (!stops.contains(s)) {
@@ -116,7 +123,7 @@ public final class LocalEngine implements Engine {
             ContextWindow.Fit fit = ContextWindow.fit(request.messages(), template, tokenizer, contextLength(),
                     request.maxTokens(), request.contextPolicy());
             EngineHandle handle = generate(request.conversationId(), fit.prompt(), request.sampling(),
-                    request.maxTokens(), stops, listener);
+                    request.maxTokens(), stops, listener, cancel);
             if (fit.trim() == null) {
                 return handle;
             }
@@ -158,6 +165,13 @@ public final class LocalEngine implements Engine {
      */
     public EngineHandle generate(String conversationId, int[] prompt, SamplingSettings sampling, int maxTokens,
                                  List<String> stopStrings, Consumer<? super TokenEvent> listener) {
+        return generate(conversationId, prompt, sampling, maxTokens, stopStrings, listener, null);
+    }
+
+    /** Like the method above, also stopping within one step of {@code cancel} (may be null) being raised. */
+    public EngineHandle generate(String conversationId, int[] prompt, SamplingSettings sampling, int maxTokens,
+                                 List<String> stopStrings, Consumer<? super TokenEvent> listener,
+                                 CancellationToken cancel) {
         long submitted = System.nanoTime();
         long[] first = {-1};
         Consumer<TokenEvent> timed = event -> {
@@ -167,7 +181,7 @@ public final class LocalEngine implements Engine {
             listener.accept(event);
         };
         BatchHandle job = batcher.submit(new BatchRequest(conversationId, prompt, sampling, maxTokens, stopStrings),
-                timed);
+                timed, cancel);
         CompletableFuture<EngineResult> result = job.result().thenApply(r -> toResult(r, prompt.length, submitted,
                 first[0]));
         return new EngineHandle() {

@@ -1,5 +1,6 @@
 package dev.parley.engine.batch;
 
+import dev.parley.engine.generate.CancellationToken;
 import dev.parley.engine.generate.GenerationResult;
 import dev.parley.engine.generate.GenerationStats;
 import dev.parley.engine.generate.StopReason;
@@ -104,6 +105,15 @@ public final class Batcher implements AutoCloseable {
      * @throws IllegalStateException    when the batcher is closed
      */
     public BatchHandle submit(BatchRequest request, Consumer<? super TokenEvent> listener) {
+        return submit(request, listener, null);
+    }
+
+    /**
+     * Like {@link #submit(BatchRequest, Consumer)}, also stopping when {@code cancel} (may be null) is raised: the
+     * batcher checks it at the start of every step, so a caller can stop a request from its listener before
+     * {@code submit} has even returned the handle.
+     */
+    public BatchHandle submit(BatchRequest request, Consumer<? super TokenEvent> listener, CancellationToken cancel) {
         int n = request.promptLength();
         for (int i = 0; i < n; i++) {
             int t = request.promptToken(i);
@@ -129,7 +139,7 @@ public final class Batcher implements AutoCloseable {
             if (queued.get() >= options.maxQueue()) {
                 throw new QueueFullException(options.maxQueue());
             }
-            Sequence seq = new Sequence(nextId++, request, tokenizer, listener, this::wake);
+            Sequence seq = new Sequence(nextId++, request, tokenizer, listener, cancel, this::wake);
             incoming.add(seq);
             stats.queued(queued.incrementAndGet());
             work.signal();

@@ -83,6 +83,7 @@ final class Scheduler {
             conversations.clear();
             pool.dropCached();
             dropRequest = null;
+            publish.run(); // metrics read after dropCaches() returns see the freed blocks
             drop.run();
         }
         removeCancelled(queued);

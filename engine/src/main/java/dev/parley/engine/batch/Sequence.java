@@ -1,5 +1,6 @@
 package dev.parley.engine.batch;
 
+import dev.parley.engine.generate.CancellationToken;
 import dev.parley.engine.generate.GenerationResult;
 import dev.parley.engine.generate.StopReason;
 import dev.parley.engine.generate.StopStringMatcher;
@@ -27,6 +28,7 @@ final class Sequence implements BatchHandle {
     final StringBuilder text = new StringBuilder();
     private final CompletableFuture<GenerationResult> result = new CompletableFuture<>();
     private volatile boolean cancelRequested;
+    private final CancellationToken external;
     private final Runnable wake;
 
     int[] tokens;
@@ -52,8 +54,9 @@ final class Sequence implements BatchHandle {
     long lastTokenNanos;
 
     Sequence(long id, BatchRequest request, Tokenizer tokenizer, Consumer<? super TokenEvent> listener,
-             Runnable wake) {
+             CancellationToken external, Runnable wake) {
         this.id = id;
+        this.external = external;
         this.request = request;
         this.listener = listener;
         this.wake = wake;
@@ -81,7 +84,8 @@ final class Sequence implements BatchHandle {
         }
     }
 
-    boolean cancelRequested() { return cancelRequested; }
+    /** Cancelled through the handle or through the caller's token (checked at the start of every step). */
+    boolean cancelRequested() { return cancelRequested || (external != null && external.isCancelled()); }
 
     @Override
     public CompletableFuture<GenerationResult> result() { return result; }

@@ -54,6 +54,24 @@ public final class StepBatch {
     /** Rows left before the batch is full. */
     public int room() { return maxRows - rows; }
 
+    /** Token of row {@code r}. */
+    public int token(int r) { return tokens[r]; }
+
+    /** Position of row {@code r}. */
+    public int position(int r) { return positions[r]; }
+
+    /** Sequence slot of row {@code r}. */
+    public int slot(int r) { return slots[r]; }
+
+    /** The row of the {@code i}-th wanted logits. */
+    public int logitRow(int i) { return logitRows[i]; }
+
+    /** The block table of {@code slot} (the caller's array; its first {@link #blockCount} entries are valid). */
+    public int[] table(int slot) { return tables[slot]; }
+
+    /** Valid blocks in the table of {@code slot}. */
+    public int blockCount(int slot) { return blockCounts[slot]; }
+
     /** Points {@code slot} at its block table; the array is read when the step runs. */
     public void setTable(int slot, int[] table, int blocks) {
         tables[slot] = table;

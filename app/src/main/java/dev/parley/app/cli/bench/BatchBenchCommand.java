@@ -3,7 +3,10 @@ package dev.parley.app.cli.bench;
 import dev.parley.app.cli.Terminal;
 import dev.parley.app.cli.UsageException;
 import dev.parley.engine.backend.Backend;
+import dev.parley.engine.backend.BackendChoice;
 import dev.parley.engine.backend.BackendKind;
+import dev.parley.engine.backend.cuda.CudaProbe;
+import dev.parley.engine.backend.cuda.CudaStatus;
 import dev.parley.engine.backend.ComputeLimit;
 import dev.parley.engine.batch.BatchBenchmark;
 import dev.parley.engine.batch.BatcherOptions;
@@ -121,10 +124,17 @@ final class BatchBenchCommand implements Callable<Integer> {
         int maxBatch = batches.stream().mapToInt(Integer::intValue).max().orElse(1);
         int context = promptTokens + outputTokens;
         List<BatchReport.Row> rows = new ArrayList<>();
-        double limit;
-        try (Backend math = Backend.create(backend, threadCount)) {
-            err.println("parley: measuring the int8 compute limit (a cache-resident Q8_0 product)...");
-            limit = ComputeLimit.int8OpsPerSecond(math, 4.0);
+        BackendChoice choice = BackendChoice.resolve(backend,
+                backend.cpu() ? CudaStatus.unavailable("not probed") : CudaProbe.status());
+        if (!choice.message().isEmpty()) {
+            err.println("parley: " + choice.message());
+        }
+        double limit = Double.NaN; // the cache-resident product measures the CPU backends only
+        if (choice.kind().cpu()) {
+            try (Backend math = Backend.create(choice.kind(), threadCount)) {
+                err.println("parley: measuring the int8 compute limit (a cache-resident Q8_0 product)...");
+                limit = ComputeLimit.int8OpsPerSecond(math, 4.0);
+            }
         }
         ModelOptions parleyOptions = new ModelOptions(backend, threadCount, WeightFormat.INT8, true, KvFormat.INT8);
         BatchReport.Poisson poisson = null;
@@ -190,7 +200,7 @@ final class BatchBenchCommand implements Callable<Integer> {
             }
         }
         var header = new BatchReport.Header(model.getFileName().toString(),
-                (baselineModel != null ? baselineModel : model).getFileName().toString(), backend, threadCount,
+                (baselineModel != null ? baselineModel : model).getFileName().toString(), choice.kind(), threadCount,
                 promptTokens, outputTokens, limit, !noBaseline);
         Files.createDirectories(report);
         String markdown = BatchReport.markdown(header, rows, poisson);

@@ -28,12 +28,17 @@ final class BatchReport {
     private BatchReport() {
     }
 
+    /** {@code f} as a whole percentage, or "n/a" when there is no limit to compare with (NaN). */
+    static String percent(double f) {
+        return Double.isNaN(f) ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * f);
+    }
+
     static String describe(Row r) {
         String base = r.baseline() == null ? "" : String.format(Locale.ROOT, "baseline %.1f tok/s, ",
                 r.baseline().tokensPerSecond());
-        return String.format(Locale.ROOT, "batch %d: %sParley %.1f tok/s (%.0f%% of the int8 limit), mean latency "
+        return String.format(Locale.ROOT, "batch %d: %sParley %.1f tok/s (%s of the int8 limit), mean latency "
                         + "%.0f ms, P99 %.0f ms", r.batch(), base, r.parley().tokensPerSecond(),
-                100 * r.fractionOfLimit(), r.parley().meanLatencyMs(), r.parley().p99LatencyMs());
+                percent(r.fractionOfLimit()), r.parley().meanLatencyMs(), r.parley().p99LatencyMs());
     }
 
     static String markdown(Header h, List<Row> rows, Poisson poisson) {
@@ -49,8 +54,9 @@ final class BatchReport {
         }
         b.append(String.format(Locale.ROOT, "Parley: `%s` with int8 weights, int8 KV cache, continuous batching. "
                 + "Latency: submission to last token. Memory: weights plus the KV blocks held at the peak. "
-                + "Int8 limit: %.1f GOPS, measured on a cache-resident Q8_0 product.%n%n", h.model(),
-                h.int8OpsLimit() / 1e9));
+                + "Int8 limit: %s, measured on a cache-resident Q8_0 product.%n%n", h.model(),
+                Double.isNaN(h.int8OpsLimit()) ? "not measured on this backend"
+                        : String.format(Locale.ROOT, "%.1f GOPS", h.int8OpsLimit() / 1e9)));
         Row first = rows.isEmpty() ? null : rows.getFirst();
         if (h.baseline()) {
             b.append("| batch | baseline tok/s | Parley tok/s | Parley vs baseline | Parley vs batch 1 | "
@@ -69,15 +75,15 @@ final class BatchReport {
             if (h.baseline() && r.baseline() != null) {
                 Run base = r.baseline();
                 b.append(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.1fx | %.2fx | %.2f / %.2f | %.2f / %.2f | "
-                                + "%.0f / %.0f | %.3f | %.0f%% |%n", r.batch(), base.tokensPerSecond(),
+                                + "%.0f / %.0f | %.3f | %s |%n", r.batch(), base.tokensPerSecond(),
                         p.tokensPerSecond(), p.tokensPerSecond() / base.tokensPerSecond(), vsOne,
                         base.meanLatencyMs() / 1e3, p.meanLatencyMs() / 1e3, base.p99LatencyMs() / 1e3,
                         p.p99LatencyMs() / 1e3, (r.baselineWeightBytes() + base.kvBytesPeak()) / 1048576.0, parleyMem,
-                        p.kvFootprint(), 100 * r.fractionOfLimit()));
+                        p.kvFootprint(), percent(r.fractionOfLimit())));
             } else {
-                b.append(String.format(Locale.ROOT, "| %d | %.1f | %.2fx | %.2f | %.2f | %.0f | %.3f | %.0f%% |%n",
+                b.append(String.format(Locale.ROOT, "| %d | %.1f | %.2fx | %.2f | %.2f | %.0f | %.3f | %s |%n",
                         r.batch(), p.tokensPerSecond(), vsOne, p.meanLatencyMs() / 1e3, p.p99LatencyMs() / 1e3,
-                        parleyMem, p.kvFootprint(), 100 * r.fractionOfLimit()));
+                        parleyMem, p.kvFootprint(), percent(r.fractionOfLimit())));
             }
         }
         if (poisson != null) {
