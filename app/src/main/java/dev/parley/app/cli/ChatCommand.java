@@ -2,6 +2,7 @@ package dev.parley.app.cli;
 
 import dev.parley.engine.generate.CachedSession;
 import dev.parley.engine.generate.CancellationToken;
+import dev.parley.engine.generate.ContextPolicy;
 import dev.parley.engine.generate.Conversation;
 import dev.parley.engine.generate.GenerationResult;
 import dev.parley.engine.generate.StopReason;
@@ -50,6 +51,12 @@ final class ChatCommand implements Callable<Integer> {
     /** Makes the downloader for a first-run download; tests replace it. */
     java.util.function.Supplier<Downloader> downloaders = Downloader::new;
 
+    @Option(names = "--context-policy", paramLabel = "POLICY", defaultValue = "keep-recent",
+            description = "When the conversation outgrows the context: keep-recent (keep the system message and the "
+                    + "most recent turns, up to half of the context), keep-recent:FRACTION (up to that share, 0.1 to "
+                    + "0.9) or stop (answers stop when the context is full). Default: ${DEFAULT-VALUE}.")
+    String contextPolicy;
+
     @Option(names = {"-v", "--verbose"}, description = "Log on stderr how many prompt tokens each turn reused from the cache.")
     boolean verbose;
 
@@ -61,6 +68,12 @@ final class ChatCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (maxTokens < 1) {
             throw new UsageException("--max-tokens must be at least 1, found " + maxTokens);
+        }
+        ContextPolicy policy;
+        try {
+            policy = ContextPolicy.parse(contextPolicy);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--context-policy: " + e.getMessage());
         }
         var settings = samplingArgs.settings();
         PrintStream out = terminal.out();
@@ -81,6 +94,7 @@ final class ChatCommand implements Callable<Integer> {
                         + (template.isFallback() ? " (the model has none Parley knows; using a generic one)" : ""));
             }
             Conversation conversation = new Conversation(loaded.tokenizer(), template, session, system);
+            conversation.contextPolicy(policy);
             Sampler sampler = Sampler.create(settings);
             while (true) {
                 if (terminal.interactive()) {
@@ -110,6 +124,9 @@ final class ChatCommand implements Callable<Integer> {
                 }
                 err.println("parley: " + result.stats().summary() + " | stop: "
                         + result.reason().name().toLowerCase(Locale.ROOT));
+                conversation.lastTrim().ifPresent(trim -> err.println("parley: older messages were dropped from the "
+                        + "model's memory to make room (" + trim.droppedMessages() + " messages, " + trim.tokensBefore()
+                        + " -> " + trim.tokensAfter() + " prompt tokens)"));
                 if (result.reason() == StopReason.CONTEXT_FULL) {
                     err.println("parley: the conversation fills the context of " + session.contextLength()
                             + " tokens: /reset starts over (or raise --context)");

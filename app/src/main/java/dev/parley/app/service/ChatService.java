@@ -300,7 +300,7 @@ public final class ChatService implements AutoCloseable {
         sequence.incrementAndGet();
         GenerationStats stats = new GenerationStats(result.promptTokens(), result.completionTokens(), ttft,
                 result.totalNanos() - ttft);
-        return new TurnOutcome(user, reply, result.reason(), stats, latency);
+        return new TurnOutcome(user, reply, result.reason(), stats, latency, result.trim());
     }
 
     /** Worker thread: releases the local model or the remote connection, whichever is in use. */

@@ -50,7 +50,7 @@ final class EngineTurns implements AutoCloseable {
             }
         }
         EngineHandle handle = engine.chat(new ChatRequest(Long.toString(conversationId), messages, params.sampling(),
-                params.maxTokens(), List.of()), listener, cancel);
+                params.maxTokens(), List.of(), params.contextPolicy()), listener, cancel);
         inFlight.add(handle);
         // A stop may have come between the request and its registration (even from the listener, on the engine's
         // thread): the token tells.

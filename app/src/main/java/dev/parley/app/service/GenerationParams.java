@@ -1,15 +1,26 @@
 package dev.parley.app.service;
 
+import dev.parley.engine.generate.ContextPolicy;
 import dev.parley.engine.sampling.SamplingSettings;
 
 /**
  * How one reply is generated.
  *
  * @param temperature  0 for greedy decoding
- * @param systemPrompt the system message of new conversations ("" for none)
+ * @param systemPrompt  the system message of new conversations ("" for none)
+ * @param contextPolicy what happens when a conversation outgrows the context window (null: the default,
+ *                      keep the system message and the most recent turns)
  */
-public record GenerationParams(double temperature, double topP, int maxTokens, String systemPrompt, long seed) {
+public record GenerationParams(double temperature, double topP, int maxTokens, String systemPrompt, long seed,
+                               ContextPolicy contextPolicy) {
+
+    /** Parameters with the default context policy ({@link ContextPolicy#DEFAULT}). */
+    public GenerationParams(double temperature, double topP, int maxTokens, String systemPrompt, long seed) {
+        this(temperature, topP, maxTokens, systemPrompt, seed, ContextPolicy.DEFAULT);
+    }
+
     public GenerationParams {
+        contextPolicy = contextPolicy == null ? ContextPolicy.DEFAULT : contextPolicy;
         if (!(temperature >= 0) || !Double.isFinite(temperature)) {
             throw new IllegalArgumentException("expected a temperature >= 0 but found " + temperature);
         }

@@ -99,6 +99,9 @@ public final class MaryTtsSynthesizer implements SpeechSynthesizer {
             // MaryTTS streams stop early with readAllBytes(); read in a loop until -1
             for (int n; (n = in.read(buf, filled, buf.length - filled)) >= 0; ) {
                 if (cancel.isCancelled()) {
+                    // MaryTTS vocodes on a thread of its own that blocks forever once nobody reads (it has no
+                    // way to be stopped): read the rest without using it, so that the thread and its buffers end.
+                    drain(in);
                     return;
                 }
                 filled += n;

@@ -1,5 +1,6 @@
 package dev.parley.engine.api;
 
+import dev.parley.engine.generate.ContextPolicy;
 import dev.parley.engine.sampling.SamplingSettings;
 import dev.parley.engine.tokenizer.ChatMessage;
 import java.util.List;
@@ -14,12 +15,21 @@ import java.util.Objects;
  * @param sampling       how to choose tokens ({@link SamplingSettings#greedy()} for reproducible output)
  * @param maxTokens      at most this many new tokens, at least 1
  * @param stopStrings    extra text that ends the reply (the chat template's own end markers always do)
+ * @param contextPolicy  what a local engine does when the chat does not fit its context (null: the default, keep
+ *                       the system message and the most recent turns; see {@link ContextPolicy})
  */
 public record ChatRequest(String conversationId, List<ChatMessage> messages, SamplingSettings sampling,
-                          int maxTokens, List<String> stopStrings) {
+                          int maxTokens, List<String> stopStrings, ContextPolicy contextPolicy) {
+
+    /** A request with the default context policy. */
+    public ChatRequest(String conversationId, List<ChatMessage> messages, SamplingSettings sampling, int maxTokens,
+                       List<String> stopStrings) {
+        this(conversationId, messages, sampling, maxTokens, stopStrings, ContextPolicy.DEFAULT);
+    }
 
     public ChatRequest {
         Objects.requireNonNull(sampling, "sampling");
+        contextPolicy = contextPolicy == null ? ContextPolicy.DEFAULT : contextPolicy;
         if (messages == null || messages.isEmpty()) {
             throw new IllegalArgumentException("expected at least one chat message but found none");
         }

@@ -1,5 +1,6 @@
 package dev.parley.engine.api;
 
+import dev.parley.engine.generate.ContextTrim;
 import dev.parley.engine.generate.StopReason;
 import java.util.Objects;
 
@@ -13,9 +14,16 @@ import java.util.Objects;
  * @param timeToFirstTokenNanos from the request being handed to the engine to its first text (the whole time
  *                              when nothing was generated); includes queueing and the network
  * @param totalNanos            from hand-over to the end
+ * @param trim                  what a local engine dropped from the chat to fit its context, or null when nothing
  */
 public record EngineResult(String text, StopReason reason, int promptTokens, int completionTokens,
-                           long timeToFirstTokenNanos, long totalNanos) {
+                           long timeToFirstTokenNanos, long totalNanos, ContextTrim trim) {
+
+    /** A result that dropped nothing from the chat. */
+    public EngineResult(String text, StopReason reason, int promptTokens, int completionTokens,
+                        long timeToFirstTokenNanos, long totalNanos) {
+        this(text, reason, promptTokens, completionTokens, timeToFirstTokenNanos, totalNanos, null);
+    }
 
     public EngineResult {
         Objects.requireNonNull(text, "text");

@@ -7,6 +7,7 @@ import dev.parley.engine.batch.BatcherMetrics;
 import dev.parley.engine.batch.BatcherOptions;
 import dev.parley.engine.batch.QueueFullException;
 import dev.parley.engine.generate.CancellationToken;
+import dev.parley.engine.generate.ContextWindow;
 import dev.parley.engine.generate.GenerationResult;
 import dev.parley.engine.generate.TokenEvent;
 import dev.parley.engine.model.LlamaModel;
@@ -119,9 +120,27 @@ public final class LocalEngine implements Engine {
             }
         }
         try {
-            int[] prompt = chatPrompt(request.messages());
-            return generate(request.conversationId(), prompt, request.sampling(), request.maxTokens(), stops,
-                    listener, cancel);
+            ContextWindow.Fit fit = ContextWindow.fit(request.messages(), template, tokenizer, contextLength(),
+                    request.maxTokens(), request.contextPolicy());
+            EngineHandle handle = generate(request.conversationId(), fit.prompt(), request.sampling(),
+                    request.maxTokens(), stops, listener, cancel);
+            if (fit.trim() == null) {
+                return handle;
+            }
+            CompletableFuture<EngineResult> trimmed = handle.result().thenApply(r -> new EngineResult(r.text(),
+                    r.reason(), r.promptTokens(), r.completionTokens(), r.timeToFirstTokenNanos(), r.totalNanos(),
+                    fit.trim()));
+            return new EngineHandle() {
+                @Override
+                public void cancel() {
+                    handle.cancel();
+                }
+
+                @Override
+                public CompletableFuture<EngineResult> result() {
+                    return trimmed;
+                }
+            };
         } catch (RuntimeException e) {
             CompletableFuture<EngineResult> failed = CompletableFuture.failedFuture(e);
             return new EngineHandle() {

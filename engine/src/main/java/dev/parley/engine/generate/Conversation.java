@@ -16,6 +16,11 @@ import java.util.function.Consumer;
  * holds everything before it and only the new tokens are fed. Re-tokenizing the whole rendered
  * conversation instead would not give back the generated ids (a tokenizer's segmentation of a text
  * differs from the ids the model sampled), and the cache would be reused only up to the last prompt.
+ *
+ * <p>When the next prompt no longer fits the context window, the {@link ContextPolicy} decides: by
+ * default the oldest turns are dropped (the system message and the most recent turns are kept, no
+ * message is cut) and the prompt is tokenized whole again; {@link #lastTrim()} says what was dropped,
+ * so the app can tell the user.
  */
 public final class Conversation {
     private final Tokenizer tokenizer;
@@ -26,6 +31,8 @@ public final class Conversation {
     private final List<ChatMessage> messages = new ArrayList<>();
     /** The conversation as tokens: every prompt and generated token so far (empty before the first turn). */
     private int[] history = new int[0];
+    private ContextPolicy policy = ContextPolicy.DEFAULT;
+    private ContextTrim lastTrim;
 
     /** @param systemPrompt the system message, or null for none */
     public Conversation(Tokenizer tokenizer, ChatTemplate template, CachedSession session, String systemPrompt) {
@@ -46,6 +53,10 @@ public final class Conversation {
         List<ChatMessage> before = List.copyOf(messages);
         messages.add(new ChatMessage(Role.USER, userText));
         int[] prompt = promptTokens(before);
+        lastTrim = null;
+        if (policy.mustTrim(prompt.length, maxTokens, session.contextLength())) {
+            prompt = trim(prompt.length, policy.keptTokens(session.contextLength()));
+        }
         GenerationResult result = generator.generate(session,
                 new GenerationRequest(prompt, maxTokens, template.stopStrings()), sampler, cancel, listener);
         messages.add(new ChatMessage(Role.ASSISTANT, result.text().strip()));
@@ -53,7 +64,22 @@ public final class Conversation {
         return result;
     }
 
-    /** The conversation so far (the system message first, when there is one). */
+    /** What the policy does when the context window is full; {@link ContextPolicy#DEFAULT} until set. */
+    public ContextPolicy contextPolicy() {
+        return policy;
+    }
+
+    /** Sets what happens from the next reply on when the context window is full. */
+    public void contextPolicy(ContextPolicy policy) {
+        this.policy = java.util.Objects.requireNonNull(policy, "policy");
+    }
+
+    /** What the last {@link #reply} dropped to fit the window, or empty when it dropped nothing. */
+    public java.util.Optional<ContextTrim> lastTrim() {
+        return java.util.Optional.ofNullable(lastTrim);
+    }
+
+    /** The conversation as the model sees it (the system message first, when there is one). */
     public List<ChatMessage> messages() {
         return List.copyOf(messages);
     }
@@ -103,6 +129,18 @@ public final class Conversation {
                 return concat(history, tokenizer.encode(next.substring(previous.length()), false, true));
             }
         }
+        return template.encodePrompt(tokenizer, messages, true);
+    }
+
+    /** Drops the oldest turns as the policy says and returns the kept prompt, tokenized whole. */
+    private int[] trim(int tokensBefore, int limit) {
+        int[] prompt = template.encodePrompt(tokenizer, messages, true);
+        lastTrim = ContextWindow.trim(messages, prompt, template, tokenizer, limit);
+        if (lastTrim == null) {
+            return prompt;
+        }
+        lastTrim = new ContextTrim(lastTrim.droppedMessages(), lastTrim.keptMessages(), tokensBefore,
+                lastTrim.tokensAfter());
         return template.encodePrompt(tokenizer, messages, true);
     }
 

@@ -31,7 +31,9 @@ public interface Tokenizer {
     /**
      * The text of {@code ids}, special tokens rendered as their text. Like llama.cpp's detokenizer,
      * one leading space of the first piece is dropped when the vocabulary adds a space prefix;
-     * no other clean-up is done, so {@code decode(encode(s, false, false))} gives back {@code s}.
+     * no other clean-up is done, so {@code decode(encode(s, false, false))} gives back {@code s} for any
+     * well-formed text, except that SentencePiece vocabularies (as llama.cpp) turn U+2581 into a space
+     * and add a space after a user-defined token found in the text (checked by TokenizerFuzzTest).
      */
     String decode(int[] ids);
 

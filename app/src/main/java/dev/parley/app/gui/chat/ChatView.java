@@ -2,6 +2,7 @@ package dev.parley.app.gui.chat;
 
 import atlantafx.base.theme.Styles;
 import dev.parley.app.gui.voice.VoiceView;
+import dev.parley.engine.tokenizer.Role;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -32,8 +33,8 @@ public final class ChatView extends BorderPane {
         scroll.getStyleClass().add("edge-to-edge");
         list.heightProperty().addListener((o, a, b) -> scroll.setVvalue(1.0));
         vm.messages().addListener((ListChangeListener<MessageItem>) change ->
-                list.getChildren().setAll(vm.messages().stream().map(MessageBubble::new).toList()));
-        list.getChildren().setAll(vm.messages().stream().map(MessageBubble::new).toList());
+                list.getChildren().setAll(vm.messages().stream().map(ChatView::node).toList()));
+        list.getChildren().setAll(vm.messages().stream().map(ChatView::node).toList());
 
         Label empty = new Label("Ask anything. Parley runs entirely on this computer.");
         empty.getStyleClass().addAll(Styles.TITLE_4, Styles.TEXT_MUTED, "empty-chat");
@@ -95,5 +96,18 @@ public final class ChatView extends BorderPane {
         VBox composer = new VBox(6, row, voice, status);
         composer.getStyleClass().add("composer");
         setBottom(composer);
+    }
+
+    /** A message bubble, or for a SYSTEM item (the context notice) a muted line across the chat. */
+    private static javafx.scene.Node node(MessageItem item) {
+        if (item.role() != Role.SYSTEM) {
+            return new MessageBubble(item);
+        }
+        Label notice = new Label(item.text());
+        notice.getStyleClass().addAll(Styles.TEXT_MUTED, Styles.TEXT_SMALL, "context-notice");
+        notice.setWrapText(true);
+        notice.setMaxWidth(Double.MAX_VALUE);
+        notice.setAlignment(Pos.CENTER);
+        return notice;
     }
 }

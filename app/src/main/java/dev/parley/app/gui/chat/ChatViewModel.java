@@ -39,6 +39,10 @@ import javafx.collections.ObservableList;
 public final class ChatViewModel {
     private static final int TITLE_LENGTH = 40;
 
+    /** The line shown (as a SYSTEM item) where the model's memory of a long conversation was cut. */
+    public static final String CONTEXT_NOTICE =
+            "Older messages were dropped from the model's memory to make room (they are still saved here).";
+
     private final ChatService service;
     private final Supplier<GenerationParams> params;
     private final Executor ui;
@@ -195,6 +199,11 @@ public final class ChatViewModel {
                 status.set("Could not answer: " + cause.getMessage());
             } else {
                 StoredMessage stored = outcome.reply();
+                if (outcome.droppedOlderMessages()) {
+                    // before this turn's question: the model answered it without the turns dropped above
+                    int question = messages.indexOf(reply) - 1;
+                    messages.add(Math.max(0, question), new MessageItem(Role.SYSTEM, CONTEXT_NOTICE, false, false, false));
+                }
                 reply.textProperty().set(stored.content());
                 reply.interruptedProperty().set(stored.interrupted());
                 status.set(summary(outcome));

@@ -1,0 +1,90 @@
+package dev.parley.engine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * What the process holds at one moment, for tests that open and close something many times and
+ * check that nothing accumulates: live threads, open file descriptors, the JDK's "direct" and
+ * "mapped" buffer pools, the resident set size, and how many memory mappings name a given file.
+ * Linux only (it reads /proc/self).
+ *
+ * @param threads       live threads (daemon or not)
+ * @param fileHandles   entries of /proc/self/fd
+ * @param directBytes   bytes of the "direct" buffer pool (direct buffers and FFM native allocations)
+ * @param mappedBytes   bytes of the "mapped" buffer pool (MappedByteBuffers)
+ * @param residentBytes VmRSS of /proc/self/status
+ * @param heapBytes     committed Java heap (part of the RSS: it grows and shrinks with the collector, not with leaks
+ *                      of native memory)
+ */
+public record ResourceLevels(int threads, int fileHandles, long directBytes, long mappedBytes, long residentBytes,
+                             long heapBytes) {
+
+    /** Now, after a full GC so that unreachable buffers and their cleaners have run. */
+    public static ResourceLevels now() {
+        settle();
+        long direct = 0;
+        long mapped = 0;
+        for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
+            if (pool.getName().equals("direct")) {
+                direct = pool.getMemoryUsed();
+            } else if (pool.getName().equals("mapped")) {
+                mapped = pool.getMemoryUsed();
+            }
+        }
+        return new ResourceLevels(ManagementFactory.getThreadMXBean().getThreadCount(), countFileHandles(), direct, mapped,
+                readResidentBytes(), ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted());
+    }
+
+    /** Lines of /proc/self/maps that map {@code file} (0 once every mapping of it is unmapped). */
+    public static long mappingsOf(Path file) {
+        String name = file.toAbsolutePath().toString();
+        try (Stream<String> lines = Files.lines(Path.of("/proc/self/maps"))) {
+            return lines.filter(l -> l.endsWith(name)).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The resident memory outside the Java heap: native allocations, mappings, code, thread stacks. */
+    public long offHeapResidentBytes() {
+        return residentBytes - heapBytes;
+    }
+
+    /** A readable comparison with {@code before}, for assertion messages. */
+    public String since(ResourceLevels before) {
+        return String.format("threads %d -> %d, file handles %d -> %d, direct %d -> %d bytes, mapped %d -> %d bytes, "
+                        + "RSS %d -> %d MiB (outside the heap %d -> %d MiB)", before.threads, threads, before.fileHandles,
+                fileHandles, before.directBytes, directBytes, before.mappedBytes, mappedBytes, before.residentBytes >> 20,
+                residentBytes >> 20, before.offHeapResidentBytes() >> 20, offHeapResidentBytes() >> 20);
+    }
+
+    private static int countFileHandles() {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return (int) fds.count() - 1; // the listing's own handle
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long readResidentBytes() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/self/status"))) {
+            return lines.filter(l -> l.startsWith("VmRSS:")).findFirst()
+                    .map(l -> Long.parseLong(l.replaceAll("\\D", "")) * 1024).orElse(-1L);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Two GCs: the first finds unreachable buffers, their cleaners free them, the second settles. */
+    private static void settle() {
+        System.gc();
+        System.runFinalization();
+        System.gc();
+    }
+}
