@@ -73,15 +73,6 @@ final class ConversationCaches {
         return n;
     }
 
-    /** Blocks the kept conversations hold. */
-    int heldBlocks() {
-        int n = 0;
-        for (Kept k : kept.values()) {
-            n += k.blocks();
-        }
-        return n;
-    }
-
     int size() {
         return kept.size();
     }

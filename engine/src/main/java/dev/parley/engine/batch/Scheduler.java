@@ -72,12 +72,23 @@ final class Scheduler {
         dropRequest = done;
     }
 
-    /** {running, used, cached, free, conversations} for the metrics. */
+    /**
+     * {running, used, cached, free, conversations} for the metrics: used blocks are those running sequences (and
+     * static padding) hold; cached ones hold reusable content nobody is running on.
+     */
     int[] counts() {
-        int reclaimable = conversations.reclaimable();
-        int cached = pool.cachedCount() + reclaimable;
-        return new int[] {running.size(), pool.blocks() - pool.freeCount() - cached, cached, pool.freeCount(),
-                conversations.size()};
+        java.util.BitSet held = new java.util.BitSet(pool.blocks());
+        for (Sequence s : running) {
+            for (int i = 0; i < s.blocks; i++) {
+                held.set(s.table[i]);
+            }
+        }
+        for (int i = 0; i < paddingBlocks; i++) {
+            held.set(paddingTable[i]);
+        }
+        int used = held.cardinality();
+        int free = pool.freeCount();
+        return new int[] {running.size(), used, pool.blocks() - free - used, free, conversations.size()};
     }
 
     /** One iteration: cancellations, admissions, then one batched step if anything can run. */
@@ -100,7 +111,7 @@ final class Scheduler {
             retire(); // a sequence was preempted or ended for memory; plan again next iteration
             return;
         }
-        stats.blocksInUse(pool.usedCount() - conversations.heldBlocks());
+        stats.blocksInUse(counts()[1]);
         long start = System.nanoTime();
         forward.forward(batch, logits);
         long end = System.nanoTime();

@@ -202,6 +202,9 @@ class BatcherTest {
             assertEquals(32, bob.reusedTokens());
             assertEquals(other.length - 32, bob.stats().promptTokens());
             assertArrayEquals(Reference.alone(model, tokenizer, other, 6, CONTEXT).tokens(), bob.tokens());
+            BatcherMetrics idle = batcher.metrics();
+            assertEquals(0, idle.kvBlocksUsed(), "blocks two idle conversations share are cached, not used: " + idle);
+            assertTrue(idle.kvBlocksCached() > 0);
         }
     }
 
