@@ -21,11 +21,12 @@ import java.util.Objects;
  * @param outputDevice       speaker name ("" = system default)
  * @param endOfTurnSilenceMs silence that ends a spoken turn in hands-free mode (200..5000 ms)
  * @param pushToTalkKey      JavaFX key combination name, e.g. "Ctrl+Space"
+ * @param voskModel          folder of the Vosk speech model ("" = the catalog's default one in the model store)
  */
 public record AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
                           double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
                           String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
-                          Theme theme, WeightFormat weights, KvFormat kvCache) {
+                          Theme theme, WeightFormat weights, KvFormat kvCache, String voskModel) {
 
     public AppSettings {
         modelPath = modelPath == null ? "" : modelPath.strip();
@@ -53,6 +54,7 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         Objects.requireNonNull(theme, "theme");
         Objects.requireNonNull(weights, "weights");
         Objects.requireNonNull(kvCache, "KV cache precision");
+        voskModel = voskModel == null ? "" : voskModel.strip();
     }
 
     /** The settings of a first start. */
@@ -60,23 +62,23 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         int cores = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
         return new AppSettings("", BackendKind.VECTOR, cores, 4096, 0.7, 0.95, 512,
                 "You are Parley, a friendly assistant. Keep answers short and clear.", "", 1.0, "", "", 800,
-                "Ctrl+Space", Theme.LIGHT, WeightFormat.STORED, KvFormat.F32);
+                "Ctrl+Space", Theme.LIGHT, WeightFormat.STORED, KvFormat.F32, "");
     }
 
     public AppSettings withModelPath(String path) {
         return new AppSettings(path, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice,
-                speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache);
+                speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache, voskModel);
     }
 
     public AppSettings withTheme(Theme t) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
-                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t, weights, kvCache);
+                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t, weights, kvCache, voskModel);
     }
 
     public AppSettings withSampling(double newTemperature, double newTopP, int newMaxTokens) {
         return new AppSettings(modelPath, backend, threads, contextSize, newTemperature, newTopP, newMaxTokens,
                 systemPrompt, voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme,
-                weights, kvCache);
+                weights, kvCache, voskModel);
     }
 
     private static void range(String name, int value, int min, int max) {
