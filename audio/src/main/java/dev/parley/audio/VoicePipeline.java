@@ -216,7 +216,7 @@ public final class VoicePipeline implements AutoCloseable {
     }
 
     private void respond(Turn t) throws InterruptedException {
-        SentenceSplitter splitter = new SentenceSplitter(settings.clauseMinChars());
+        SentenceSplitter splitter = new SentenceSplitter(settings.firstClauseMinChars(), settings.clauseMinChars());
         try {
             responder.respond(t.userText, piece -> {
                 if (t.cancel.isCancelled() || piece == null || piece.isEmpty()) {

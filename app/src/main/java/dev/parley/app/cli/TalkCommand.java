@@ -72,7 +72,7 @@ final class TalkCommand implements Callable<Integer> {
     @Option(names = "--push-to-talk", description = "Your turn is what you say between two presses of Enter (default: hands-free).")
     boolean pushToTalk;
 
-    @Option(names = "--end-silence", paramLabel = "MS", defaultValue = "600",
+    @Option(names = "--end-silence", paramLabel = "MS", defaultValue = "" + VoiceSettings.DEFAULT_END_OF_TURN_SILENCE_MILLIS,
             description = "Hands-free: the silence that ends your turn, in ms (default: ${DEFAULT-VALUE}).")
     int endSilence;
 
