@@ -56,6 +56,10 @@ public final class VoicePipeline implements AutoCloseable {
     private final BlockingQueue<Turn> turns;
     private final BlockingQueue<SpeechItem> speech;
     private final AtomicReference<Turn> current = new AtomicReference<>();
+    /** A reply started speculatively, waiting for the end of the turn to be heard (or withdrawn). */
+    private final AtomicReference<Turn> tentative = new AtomicReference<>();
+    private final AtomicLong speculated = new AtomicLong();
+    private final AtomicLong confirmed = new AtomicLong();
     private final AtomicLong turnIds = new AtomicLong();
     private RecognitionStream stream;
     private ListenLoop listen;
@@ -117,6 +121,11 @@ public final class VoicePipeline implements AutoCloseable {
         return current.get() != null;
     }
 
+    /** Replies started speculatively, and how many of them the end of the turn confirmed (the rest were withdrawn). */
+    public Speculation speculation() {
+        return new Speculation(speculated.get(), confirmed.get());
+    }
+
     /** Frames the capture dropped because the pipeline fell behind. */
     public long droppedFrames() {
         return source.droppedFrames();
@@ -139,6 +148,16 @@ public final class VoicePipeline implements AutoCloseable {
         }
 
         @Override
+        public void tentativeTurn(String text, long speechEnd, long stamp) {
+            onTentativeTurn(text, speechEnd, stamp);
+        }
+
+        @Override
+        public void tentativeWithdrawn() {
+            withdrawTentative();
+        }
+
+        @Override
         public void level(double dbfs) {
             fire(l -> l.level(dbfs));
         }
@@ -154,7 +173,57 @@ public final class VoicePipeline implements AutoCloseable {
         }
     }
 
+    /** Starts the reply to what was heard so far, unheard until the turn ends with the same words. */
+    private void onTentativeTurn(String text, long speechEnd, long stamp) {
+        String words = text.replace("[unk]", "").strip();
+        if (words.isEmpty() || !responder.canRetract() || current.get() != null) {
+            return;
+        }
+        withdrawTentative();
+        Turn t = new Turn(turnIds.incrementAndGet(), text, speechEnd, stamp, true);
+        if (turns.offer(t)) {
+            tentative.set(t);
+            speculated.incrementAndGet();
+        }
+    }
+
+    /** The user went on speaking: cancels the speculative reply, which the responder then retracts. */
+    private void withdrawTentative() {
+        Turn t = tentative.getAndSet(null);
+        if (t != null) {
+            t.withdrawn = true;
+            t.cancel.cancel();
+            t.release();
+        }
+    }
+
+    private static String words(String transcript) {
+        return transcript.replace("[unk]", " ").strip().replaceAll("\\s+", " ");
+    }
+
     private void onUserTurn(Transcript.Final text, long speechEnd, long finalStamp) {
+        Turn speculative = tentative.getAndSet(null);
+        if (speculative != null) {
+            if (!speculative.cancel.isCancelled() && words(speculative.userText).equals(words(text.text()))) {
+                // The final transcript says what the reply was started on: let it be heard.
+                confirmed.incrementAndGet();
+                bargeIn();
+                current.set(speculative);
+                synchronized (speculative) {
+                    // Listeners hear of the turn first, then of the reply text generated so far.
+                    fire(l -> l.userTurn(speculative.id, text));
+                    speculative.release();
+                    String sofar = speculative.replyText();
+                    if (!sofar.isEmpty()) {
+                        fire(l -> l.replyText(speculative.id, sofar));
+                    }
+                }
+                return;
+            }
+            speculative.withdrawn = true;
+            speculative.cancel.cancel();
+            speculative.release();
+        }
         long id = turnIds.incrementAndGet();
         fire(l -> l.userTurn(id, text));
         String words = text.text().replace("[unk]", "").strip();
@@ -223,8 +292,12 @@ public final class VoicePipeline implements AutoCloseable {
                     return;
                 }
                 Turn.stampOnce(t.firstText);
-                t.appendReply(piece);
-                fire(l -> l.replyText(t.id, piece));
+                synchronized (t) {
+                    t.appendReply(piece);
+                    if (t.released()) {     // a speculative reply's text is reported once it is confirmed
+                        fire(l -> l.replyText(t.id, piece));
+                    }
+                }
                 for (String s : splitter.feed(piece)) {
                     sendSentence(t, s);
                 }
@@ -236,13 +309,24 @@ public final class VoicePipeline implements AutoCloseable {
                 fire(l -> l.error(new IOException("the responder failed on turn " + t.id + ": " + e.getMessage(), e)));
             }
         }
-        if (t.cancel.isCancelled()) {
-            return;
+        if (!t.cancel.isCancelled()) {
+            for (String s : splitter.flush()) {
+                sendSentence(t, s);
+            }
+            putSpeech(new EndOfReply(t), t);
         }
-        for (String s : splitter.flush()) {
-            sendSentence(t, s);
+        if (t.speculative) {
+            // The next turn is this one confirmed, or one that comes after it was withdrawn: wait for that.
+            t.awaitRelease();
+            if (t.withdrawn) {
+                try {
+                    responder.retract();
+                } catch (RuntimeException e) {
+                    fire(l -> l.error(new IllegalStateException("the responder could not retract a speculative reply: "
+                            + e.getMessage(), e)));
+                }
+            }
         }
-        putSpeech(new EndOfReply(t), t);
     }
 
     private void sendSentence(Turn t, String sentence) {
@@ -274,6 +358,7 @@ public final class VoicePipeline implements AutoCloseable {
                     case Sentence s -> speak(s);
                     case EndOfReply e -> {
                         Turn t = e.turn();
+                        t.awaitRelease();
                         if (!t.cancel.isCancelled()) {
                             sink.mark(() -> {
                                 if (!t.cancel.isCancelled()) {
@@ -300,7 +385,8 @@ public final class VoicePipeline implements AutoCloseable {
         try {
             synthesizer.synthesize(text, chunk -> {
                 try {
-                    if (first[0]) {
+                    t.awaitRelease();           // a speculative reply is unheard until its turn is confirmed
+                    if (first[0] && !t.cancel.isCancelled()) {
                         first[0] = false;
                         sink.mark(() -> {
                             if (!t.cancel.isCancelled()) {
@@ -352,6 +438,7 @@ public final class VoicePipeline implements AutoCloseable {
         if (t != null) {
             t.cancel.cancel();
         }
+        withdrawTentative();
         IOException failure = null;
         try {
             sink.stopNow();

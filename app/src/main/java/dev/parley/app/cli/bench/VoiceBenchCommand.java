@@ -11,6 +11,7 @@ import dev.parley.app.voice.LatencySummary;
 import dev.parley.app.voice.ScriptedSpeechSource;
 import dev.parley.audio.Exchange;
 import dev.parley.audio.PcmAudio;
+import dev.parley.audio.Speculation;
 import dev.parley.audio.TurnLatency;
 import dev.parley.audio.VoiceListener;
 import dev.parley.audio.VoicePipeline;
@@ -90,6 +91,11 @@ final class VoiceBenchCommand implements Callable<Integer> {
                 "Random-weight models rarely end a sentence: this keeps their first piece as short as a real first sentence."})
     int firstClauseChars;
 
+    @Option(names = "--speculate", paramLabel = "MS", defaultValue = "" + VoiceSettings.DEFAULT_SPECULATE_AFTER_MILLIS,
+            description = {"Start the reply after MS of silence, unheard until the end-of-turn silence confirms it "
+                    + "(0 = off; default: ${DEFAULT-VALUE})."})
+    int speculate;
+
     @Option(names = "--out", paramLabel = "FILE.wav", description = "Keep the spoken replies in this WAV file (default: discarded).")
     Path out;
 
@@ -112,7 +118,7 @@ final class VoiceBenchCommand implements Callable<Integer> {
                     + " and " + firstClauseChars);
         }
         VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(endSilence)
-                .withClauses(firstClauseChars, clauseChars);
+                .withClauses(firstClauseChars, clauseChars).withSpeculation(speculate);
         ScriptedSpeechSource script = new ScriptedSpeechSource(utterances, endSilence + 400, true);
         try (LoadedModel loaded = LoadedModel.open(modelArgs);
              CachedSession session = loaded.newSession(modelArgs.context())) {
@@ -140,6 +146,9 @@ final class VoiceBenchCommand implements Callable<Integer> {
                         throw new IOException("turn " + (i + 1) + " did not finish within " + TURN_TIMEOUT_S + " s");
                     }
                 }
+                Speculation sp = pipeline.speculation();
+                stdout.printf(Locale.ROOT, "speculative_replies started=%d confirmed=%d withdrawn=%d%n", sp.started(),
+                        sp.confirmed(), sp.started() - sp.confirmed());
             } finally {
                 if (out == null) {
                     Files.deleteIfExists(sinkFile);
