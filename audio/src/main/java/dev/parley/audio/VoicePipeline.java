@@ -6,14 +6,12 @@ import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.playback.AudioSink;
 import dev.parley.audio.text.SentenceSplitter;
-import dev.parley.audio.text.SpeechNormalizer;
 import dev.parley.audio.tts.SpeechSynthesizer;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -29,18 +27,6 @@ import java.util.function.Consumer;
  * <p>The pipeline owns the components it is given and closes them all in {@link #close()}.
  */
 public final class VoicePipeline implements AutoCloseable {
-    private sealed interface SpeechItem permits Sentence, EndOfReply, StopSpeaking {
-    }
-
-    private record Sentence(Turn turn, String text) implements SpeechItem {
-    }
-
-    private record EndOfReply(Turn turn) implements SpeechItem {
-    }
-
-    private record StopSpeaking() implements SpeechItem {
-    }
-
     private static final System.Logger LOG = System.getLogger(VoicePipeline.class.getName());
     private static final Turn NO_MORE_TURNS = new Turn(-1, "", -1, -1);
 
@@ -50,11 +36,10 @@ public final class VoicePipeline implements AutoCloseable {
     private final SpeechSynthesizer synthesizer;
     private final AudioSink sink;
     private final VoiceSettings settings;
-    private final SpeechNormalizer normalizer = new SpeechNormalizer();
     private final List<VoiceListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Exchange> history = new CopyOnWriteArrayList<>();
     private final BlockingQueue<Turn> turns;
-    private final BlockingQueue<SpeechItem> speech;
+    private final SpeakStage speak;
     private final AtomicReference<Turn> current = new AtomicReference<>();
     /** A reply started speculatively, waiting for the end of the turn to be heard (or withdrawn). */
     private final AtomicReference<Turn> tentative = new AtomicReference<>();
@@ -65,7 +50,6 @@ public final class VoicePipeline implements AutoCloseable {
     private ListenLoop listen;
     private Thread listenThread;
     private Thread respondThread;
-    private Thread speakThread;
     private volatile boolean running;
     private boolean closed;
 
@@ -78,7 +62,22 @@ public final class VoicePipeline implements AutoCloseable {
         this.sink = sink;
         this.settings = settings;
         this.turns = new ArrayBlockingQueue<>(settings.queueCapacity());
-        this.speech = new ArrayBlockingQueue<>(settings.queueCapacity());
+        this.speak = new SpeakStage(synthesizer, sink, settings.queueCapacity(), new SpeakStage.Host() {
+            @Override
+            public void speaking(Turn t, String sentence) {
+                fire(l -> l.speaking(t.id, sentence));
+            }
+
+            @Override
+            public void played(Turn t) {
+                finish(t);
+            }
+
+            @Override
+            public void error(Exception e) {
+                fire(l -> l.error(e));
+            }
+        });
     }
 
     /** Adds an observer (before or after start). */
@@ -95,7 +94,7 @@ public final class VoicePipeline implements AutoCloseable {
         listen = new ListenLoop(source, stream, settings, new ListenHost());
         running = true;
         respondThread = Thread.ofPlatform().name("parley-respond").daemon().start(this::respondLoop);
-        speakThread = Thread.ofPlatform().name("parley-speak").daemon().start(this::speakLoop);
+        speak.start();
         listenThread = Thread.ofPlatform().name("parley-listen").daemon().start(listen);
     }
 
@@ -313,7 +312,7 @@ public final class VoicePipeline implements AutoCloseable {
             for (String s : splitter.flush()) {
                 sendSentence(t, s);
             }
-            putSpeech(new EndOfReply(t), t);
+            speak.endOfReply(t);
         }
         if (t.speculative) {
             // The next turn is this one confirmed, or one that comes after it was withdrawn: wait for that.
@@ -332,85 +331,10 @@ public final class VoicePipeline implements AutoCloseable {
     private void sendSentence(Turn t, String sentence) {
         Turn.stampOnce(t.firstSentence);
         try {
-            putSpeech(new Sentence(t, sentence), t);
+            speak.sentence(t, sentence);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             t.cancel.cancel();
-        }
-    }
-
-    /** Blocks while the speech queue is full, giving up when the turn is cancelled. */
-    private void putSpeech(SpeechItem item, Turn t) throws InterruptedException {
-        while (running && !t.cancel.isCancelled()) {
-            if (speech.offer(item, 50, TimeUnit.MILLISECONDS)) {
-                return;
-            }
-        }
-    }
-
-    private void speakLoop() {
-        try {
-            while (running) {
-                switch (speech.take()) {
-                    case StopSpeaking s -> {
-                        return;
-                    }
-                    case Sentence s -> speak(s);
-                    case EndOfReply e -> {
-                        Turn t = e.turn();
-                        t.awaitRelease();
-                        if (!t.cancel.isCancelled()) {
-                            sink.mark(() -> {
-                                if (!t.cancel.isCancelled()) {
-                                    t.lastSample = System.nanoTime();
-                                    finish(t);
-                                }
-                            });
-                        }
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void speak(Sentence s) throws InterruptedException {
-        Turn t = s.turn();
-        String text = normalizer.normalize(s.text());
-        if (t.cancel.isCancelled() || text.isBlank()) {
-            return;
-        }
-        boolean[] first = {true};
-        try {
-            synthesizer.synthesize(text, chunk -> {
-                try {
-                    t.awaitRelease();           // a speculative reply is unheard until its turn is confirmed
-                    if (first[0] && !t.cancel.isCancelled()) {
-                        first[0] = false;
-                        sink.mark(() -> {
-                            if (!t.cancel.isCancelled()) {
-                                Turn.stampOnce(t.firstAudio);
-                                t.spoken.add(s.text());
-                                fire(l -> l.speaking(t.id, s.text()));
-                            }
-                        });
-                    }
-                    if (t.cancel.isCancelled()) {
-                        return;
-                    }
-                    sink.play(chunk);
-                    if (t.cancel.isCancelled()) {
-                        // barge-in raced with this chunk; only this thread queues audio, so nothing newer is lost
-                        sink.stopNow();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    t.cancel.cancel();
-                }
-            }, t.cancel);
-        } catch (IOException | RuntimeException e) {
-            fire(l -> l.error(e));
         }
     }
 
@@ -452,11 +376,9 @@ public final class VoicePipeline implements AutoCloseable {
         if (wasRunning) {
             turns.clear();
             turns.offer(NO_MORE_TURNS);
-            speech.clear();
-            speech.offer(new StopSpeaking());
+            speak.stop();
             join(listenThread);
             join(respondThread);
-            join(speakThread);
         }
         if (stream != null) {
             stream.close();
@@ -473,7 +395,8 @@ public final class VoicePipeline implements AutoCloseable {
         }
     }
 
-    private static void join(Thread th) {
+    /** Waits for {@code th} a few seconds, interrupting it if it does not end. */
+    static void join(Thread th) {
         if (th == null) {
             return;
         }

@@ -113,6 +113,9 @@ final class VoiceBenchCommand implements Callable<Integer> {
         PrintStream err = terminal.err();
         PrintStream stdout = terminal.out();
         Path sinkFile = out != null ? out : Files.createTempFile("parley-bench-voice", ".wav");
+        if (speculate < 0 || speculate > 10_000) {
+            throw new UsageException("--speculate must be 0 (off) to 10000 ms, found " + speculate);
+        }
         if (clauseChars < 1 || firstClauseChars < 1) {
             throw new UsageException("--clause-chars and --first-clause-chars must be at least 1, found " + clauseChars
                     + " and " + firstClauseChars);

@@ -99,10 +99,10 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         HBox.setHgrow(vosk, Priority.ALWAYS);
         row = add(form, row, "Speech model (Vosk folder)", new HBox(6, vosk, browseVosk));
         row = add(form, row, "Input device", devices("setting-input", vm.inputDeviceProperty(),
-                dev.parley.audio.capture.MicrophoneSource.captureDevices(),
+                dev.parley.audio.AudioDevices.names(),
                 "Microphone (a Java Sound mixer); empty for the system default"));
         row = add(form, row, "Output device", devices("setting-output", vm.outputDeviceProperty(),
-                dev.parley.audio.playback.SpeakerSink.playbackDevices(),
+                dev.parley.audio.AudioDevices.names(),
                 "Speaker (a Java Sound mixer); empty for the system default"));
         TextField silence = field("setting-silence", vm.endOfTurnSilenceProperty());
         silence.setTooltip(new javafx.scene.control.Tooltip("Hands-free: how long you must pause before Parley "

@@ -3,7 +3,9 @@ package dev.parley.app.gui.voice;
 import dev.parley.audio.VoiceSettings;
 import dev.parley.audio.tts.MaryTtsSynthesizer;
 import java.io.IOException;
+import dev.parley.audio.AudioDevices;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -77,6 +79,10 @@ public final class AppVoice implements VoiceControl {
 
     private void launch() throws IOException {
         Path vosk = locator.locate(options.voskModel());
+        // Named devices are checked before MaryTTS's seconds of start-up, so a wrong name fails at once.
+        List<String> devices = AudioDevices.names();
+        checkDevice("microphone", options.inputDevice(), devices);
+        checkDevice("speaker", options.outputDevice(), devices);
         if (tts == null) {
             tts = MaryTtsSynthesizer.start(options.voice().isEmpty() ? MaryTtsSynthesizer.DEFAULT_VOICE : options.voice());
         }
@@ -135,6 +141,13 @@ public final class AppVoice implements VoiceControl {
         if (tts != null) {
             tts.close();
             tts = null;
+        }
+    }
+
+    private static void checkDevice(String what, String name, List<String> known) throws IOException {
+        if (!name.isBlank() && !known.contains(name)) {
+            throw new IOException("no " + what + " named '" + name + "': expected one of " + known
+                    + " (or none for the system default; see Settings)");
         }
     }
 

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The voice loop's Vosk model: the settings' folder, else the catalog default in the store, else a clear message. */
+/** The voice loop's Vosk model (the settings' folder, else the catalog default in the store, else a clear message) and the device checks before it starts. */
 class VoskModelLocatorTest {
 
     @Test
@@ -34,12 +34,31 @@ class VoskModelLocatorTest {
         ModelStore store = new ModelStore(dir.resolve("store"));
         ModelCatalog catalog = ModelCatalog.load();
         Path installed = store.pathFor(catalog.defaultEntry(dev.parley.models.catalog.EntryKind.ASR));
+        fakeModel(installed);
+        assertEquals(installed, new VoskModelLocator(store, catalog).locate(""));
+    }
+
+    @Test
+    void anUnknownDeviceNameFailsAtOnceSayingWhichExist(@TempDir Path dir) throws IOException {
+        Path vosk = fakeModel(dir.resolve("vosk"));
+        VoskModelLocator locator = new VoskModelLocator(new ModelStore(dir.resolve("store")), ModelCatalog.load());
+        AppVoice mic = new AppVoice(locator, new VoiceOptions(vosk.toString(), "No Such Microphone", "", "", 600));
+        IOException e = assertThrows(IOException.class, () -> mic.start((t, p, c) -> -1, null));
+        assertTrue(e.getMessage().startsWith("no microphone named 'No Such Microphone': expected one of"), e.getMessage());
+        AppVoice speaker = new AppVoice(locator, new VoiceOptions(vosk.toString(), "", "No Such Speaker", "", 600));
+        e = assertThrows(IOException.class, () -> speaker.start((t, p, c) -> -1, null));
+        assertTrue(e.getMessage().startsWith("no speaker named 'No Such Speaker'"), e.getMessage());
+        assertTrue(!mic.running() && !speaker.running());
+    }
+
+    /** The files {@link dev.parley.audio.asr.VoskRecognizer#checkModelFolder} looks for (not a usable model). */
+    private static Path fakeModel(Path installed) throws IOException {
         Files.createDirectories(installed.resolve("am"));
         Files.createDirectories(installed.resolve("conf"));
         Files.createDirectories(installed.resolve("graph"));
         Files.writeString(installed.resolve("am/final.mdl"), "x");
         Files.writeString(installed.resolve("conf/model.conf"), "x");
         Files.writeString(installed.resolve("graph/HCLG.fst"), "x");
-        assertEquals(installed, new VoskModelLocator(store, catalog).locate(""));
+        return installed;
     }
 }
