@@ -17,7 +17,7 @@ class MainTest {
     void everyCommandHasHelp() {
         for (List<String> command : List.of(List.<String>of(), List.of("generate"), List.of("chat"),
                 List.of("tokenize"), List.of("bench"), List.of("bench", "decode"), List.of("models"), List.of("models", "synth"),
-                List.of("gui"))) {
+                List.of("gui"), List.of("serve"))) {
             String[] args = new java.util.ArrayList<String>(command) {{ add("--help"); }}.toArray(String[]::new);
             CliRun run = CliRun.of(args);
             assertEquals(0, run.code(), run.toString());
@@ -79,7 +79,7 @@ class MainTest {
         CliRun backend = CliRun.of("bench", "decode", "--model", "m.gguf", "--backend", "gpu");
         assertEquals(2, backend.code());
         assertEquals(1, backend.errLines().size(), backend.toString());
-        assertTrue(backend.errLines().getFirst().contains("expected a backend of scalar or vector but found gpu"), backend.toString());
+        assertTrue(backend.errLines().getFirst().contains("expected a backend of auto, cpu, cuda, scalar or vector but found gpu"), backend.toString());
 
         CliRun typo = CliRun.of("generate", "--model", "m.gguf", "--prompt", "x", "--temprature", "1");
         assertEquals(2, typo.code());

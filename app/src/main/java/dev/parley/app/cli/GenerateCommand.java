@@ -43,6 +43,11 @@ final class GenerateCommand implements Callable<Integer> {
             description = "Stop when the text contains TEXT (not printed); repeatable.")
     List<String> stops = new ArrayList<>();
 
+    @Option(names = "--parse-special",
+            description = "Read special tokens written in the prompt (e.g. <|im_start|>) as those tokens, as a chat "
+                    + "template's text needs; by default they are plain text.")
+    boolean parseSpecial;
+
     @Option(names = "--json", description = "Print one JSON object {\"prompt_ids\", \"ids\", \"text\"} instead of streaming.")
     boolean json;
 
@@ -62,7 +67,7 @@ final class GenerateCommand implements Callable<Integer> {
         PrintStream out = terminal.out();
         try (LoadedModel loaded = LoadedModel.open(modelArgs);
              CachedSession session = loaded.newSession(modelArgs.context())) {
-            int[] promptIds = loaded.tokenizer().encode(prompt, true, false);
+            int[] promptIds = loaded.tokenizer().encode(prompt, true, parseSpecial);
             if (promptIds.length == 0) {
                 throw new UsageException("the prompt is empty and this model adds no BOS token: nothing to continue");
             }

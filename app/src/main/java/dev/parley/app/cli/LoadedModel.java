@@ -31,6 +31,9 @@ public record LoadedModel(LlamaModel model, Tokenizer tokenizer) implements Auto
             throw new UsageException("not a model file (expected a .gguf file): " + path);
         }
         LlamaModel model = LlamaModel.load(path, args.options(), QuantizeProgress.forFile(path, args.options()));
+        if (!model.backendChoice().message().isEmpty()) {
+            System.err.println("parley: " + model.backendChoice().message()); // e.g. auto without a GPU
+        }
         try {
             return new LoadedModel(model, Tokenizer.fromGguf(model.gguf()));
         } catch (Exception e) {

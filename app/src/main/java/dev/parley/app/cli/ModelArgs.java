@@ -17,7 +17,8 @@ public final class ModelArgs {
     Integer threads;
 
     @Option(names = "--backend", paramLabel = "KIND", defaultValue = "vector",
-            description = "Matrix backend: scalar (the reference) or vector (default: ${DEFAULT-VALUE}).")
+            description = "Backend: auto (the GPU when a CUDA driver answers, else the CPU), cpu (= vector), cuda, "
+                    + "scalar (the reference) or vector (default: ${DEFAULT-VALUE}).")
     BackendKind backend;
 
     @Option(names = {"-c", "--context", "--ctx"}, paramLabel = "N", defaultValue = "2048",

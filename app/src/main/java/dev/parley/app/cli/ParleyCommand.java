@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
         description = "A local, private voice chat assistant and its LLM engine, on the command line.",
         subcommands = {GenerateCommand.class, ChatCommand.class, TokenizeCommand.class, BenchCommand.class,
                        PerplexityCommand.class, ModelsCommand.class, GuiCommand.class, TranscribeCommand.class,
-                       SayCommand.class, TalkCommand.class})
+                       SayCommand.class, TalkCommand.class, ServeCommand.class})
 public final class ParleyCommand implements Callable<Integer> {
     private final Terminal terminal;
 

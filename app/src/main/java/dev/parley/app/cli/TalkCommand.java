@@ -1,6 +1,9 @@
 package dev.parley.app.cli;
 
+import dev.parley.app.voice.ChatEngineResponder;
 import dev.parley.app.voice.EngineResponder;
+import dev.parley.audio.Responder;
+import dev.parley.engine.remote.RemoteEngine;
 import dev.parley.app.voice.ScriptedSpeechSource;
 import dev.parley.audio.VoicePipeline;
 import dev.parley.audio.VoiceSettings;
@@ -85,6 +88,18 @@ final class TalkCommand implements Callable<Integer> {
             description = "Say this recording instead of listening to the microphone (played in real time; for demos and tests).")
     Path input;
 
+    @Option(names = "--remote", paramLabel = "URL",
+            description = "Answer with an OpenAI-compatible server instead of --model, e.g. http://127.0.0.1:8080/v1 "
+                    + "(parley serve, llama.cpp's server, vLLM, Ollama).")
+    String remoteUrl;
+
+    @Option(names = "--remote-key", paramLabel = "KEY", description = "The remote server's API key.")
+    String remoteKey;
+
+    @Option(names = "--remote-model", paramLabel = "ID",
+            description = "The model to ask the remote server for (default: the first it lists).")
+    String remoteModel;
+
     @Option(names = "--out", paramLabel = "FILE.wav", description = "Write the spoken replies to this WAV file instead of playing them.")
     Path out;
 
@@ -112,6 +127,21 @@ final class TalkCommand implements Callable<Integer> {
         VoskRecognizer.checkModelFolder(voskDir);
         ScriptedSpeechSource script = input == null ? null
                 : new ScriptedSpeechSource(List.of(WavFileSource.load(input, WavFileSource.DEFAULT_RATE)), endSilence + 600, false);
+        if (remoteUrl != null) {
+            RemoteEngine remote;
+            try {
+                remote = new RemoteEngine(remoteUrl, remoteKey, remoteModel);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage(), e);
+            }
+            try (remote) {
+                terminal.err().println("parley: replies come from " + remote.baseUrl() + ", model "
+                        + (remoteModel != null ? remoteModel : remote.listModels().stream().findFirst().orElse("?")));
+                loop(new ChatEngineResponder(remote, samplingArgs.settings(), maxTokens, system), voskDir, settings,
+                        script);
+            }
+            return 0;
+        }
         Sampler sampler = Sampler.create(samplingArgs.settings());
         try (LoadedModel loaded = LoadedModel.open(modelArgs);
              CachedSession session = loaded.newSession(modelArgs.context())) {
@@ -121,44 +151,50 @@ final class TalkCommand implements Callable<Integer> {
             }
             EngineResponder responder = new EngineResponder(loaded.newConversation(session, system), sampler, maxTokens);
             responder.warmUp();
-            VoskRecognizer vosk = VoskRecognizer.load(voskDir);
-            MaryTtsSynthesizer tts;
-            try {
-                tts = MaryTtsSynthesizer.start(voice);
-            } catch (IOException | RuntimeException e) {
-                vosk.close();
-                throw e;
-            }
-            AudioSource source = null;
-            AudioSink sink = null;
-            try {
-                source = script != null ? new RealTimeSource(script) : openMicrophone();
-                sink = out != null ? new WavFileSink(out, tts.sampleRate()) : openSpeaker(tts.sampleRate());
-            } catch (IOException | RuntimeException e) {
-                if (source != null) {
-                    source.close();
-                }
-                vosk.close();
-                tts.close();
-                throw e;
-            }
-            VoiceTurnPrinter printer = new VoiceTurnPrinter(terminal.out(), terminal.err());
-            try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings)) {
-                pipeline.addListener(printer);
-                pipeline.start();
-                terminal.err().println("parley: listening" + (pushToTalk ? " (press Enter to talk, Enter again to end your turn)" : "")
-                        + "; half-duplex, no echo cancellation: speaking over a reply interrupts it");
-                if (script != null) {
-                    script.awaitEnd();
-                    if (!printer.awaitReplies(120_000)) {
-                        terminal.err().println("parley: gave up waiting for the last reply");
-                    }
-                } else {
-                    readControls(pipeline);
-                }
-            }
+            loop(responder, voskDir, settings, script);
         }
         return 0;
+    }
+
+    /** Runs the voice loop with {@code responder} until the input ends or the user quits. */
+    private void loop(Responder responder, Path voskDir, VoiceSettings settings, ScriptedSpeechSource script)
+            throws Exception {
+        VoskRecognizer vosk = VoskRecognizer.load(voskDir);
+        MaryTtsSynthesizer tts;
+        try {
+            tts = MaryTtsSynthesizer.start(voice);
+        } catch (IOException | RuntimeException e) {
+            vosk.close();
+            throw e;
+        }
+        AudioSource source = null;
+        AudioSink sink = null;
+        try {
+            source = script != null ? new RealTimeSource(script) : openMicrophone();
+            sink = out != null ? new WavFileSink(out, tts.sampleRate()) : openSpeaker(tts.sampleRate());
+        } catch (IOException | RuntimeException e) {
+            if (source != null) {
+                source.close();
+            }
+            vosk.close();
+            tts.close();
+            throw e;
+        }
+        VoiceTurnPrinter printer = new VoiceTurnPrinter(terminal.out(), terminal.err());
+        try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings)) {
+            pipeline.addListener(printer);
+            pipeline.start();
+            terminal.err().println("parley: listening" + (pushToTalk ? " (press Enter to talk, Enter again to end your turn)" : "")
+                    + "; half-duplex, no echo cancellation: speaking over a reply interrupts it");
+            if (script != null) {
+                script.awaitEnd();
+                if (!printer.awaitReplies(120_000)) {
+                    terminal.err().println("parley: gave up waiting for the last reply");
+                }
+            } else {
+                readControls(pipeline);
+            }
+        }
     }
 
     /** Reads stdin until end of input or /exit: Enter toggles push-to-talk. */

@@ -57,6 +57,10 @@ public final class MainViewModel {
      */
     public void loadModel() {
         AppSettings s = settings.get();
+        if (s.usesRemote()) {
+            connectRemote(s);
+            return;
+        }
         if (s.modelPath().isBlank()) {
             ready.set(false);
             loading.set(true);
@@ -90,6 +94,25 @@ public final class MainViewModel {
                         ready.set(true);
                         modelStatus.set(info.name() + " · " + info.backend().label() + " · " + info.threads()
                                 + " threads · " + info.contextSize() + " tokens of context");
+                    }
+                }));
+    }
+
+    /** Switches replies to the remote server of the settings, off the FX thread. */
+    private void connectRemote(AppSettings s) {
+        noModel.set(false);
+        loading.set(true);
+        ready.set(false);
+        modelStatus.set("Connecting to " + s.remoteUrl() + "…");
+        context.chat().connectRemote(s.remoteUrl(), s.remoteKey(), s.remoteModel())
+                .whenComplete((info, error) -> ui.execute(() -> {
+                    loading.set(false);
+                    if (error != null) {
+                        Throwable cause = error.getCause() != null ? error.getCause() : error;
+                        modelStatus.set("Could not use the remote server: " + cause.getMessage());
+                    } else {
+                        ready.set(true);
+                        modelStatus.set(info.name() + " · remote · " + info.location());
                     }
                 }));
     }
@@ -204,7 +227,9 @@ public final class MainViewModel {
         boolean engineChanged = !Objects.equals(before.modelPath(), next.modelPath())
                 || before.backend() != next.backend() || before.threads() != next.threads()
                 || before.contextSize() != next.contextSize() || before.weights() != next.weights()
-                || before.kvCache() != next.kvCache();
+                || before.kvCache() != next.kvCache() || !Objects.equals(before.remoteUrl(), next.remoteUrl())
+                || !Objects.equals(before.remoteKey(), next.remoteKey())
+                || !Objects.equals(before.remoteModel(), next.remoteModel());
         if (engineChanged || !ready.get()) {
             loadModel();
         }

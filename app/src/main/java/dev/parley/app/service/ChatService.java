@@ -2,19 +2,17 @@ package dev.parley.app.service;
 
 import dev.parley.app.store.ConversationStore;
 import dev.parley.app.store.StoredMessage;
+import dev.parley.engine.api.EngineResult;
 import dev.parley.engine.generate.CancellationToken;
-import dev.parley.engine.generate.GenerationResult;
+import dev.parley.engine.generate.GenerationStats;
 import dev.parley.engine.generate.StopReason;
 import dev.parley.engine.generate.TokenEvent;
-import dev.parley.engine.sampling.Sampler;
-import dev.parley.engine.tokenizer.ChatMessage;
+import dev.parley.engine.remote.RemoteEngine;
 import dev.parley.engine.tokenizer.Role;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -28,30 +26,29 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The app's side of the engine, free of any UI toolkit: owns the loaded model on one engine thread,
- * keeps one engine {@code Conversation} per open chat, streams each reply's {@link TokenEvent}s to a
- * listener (on the engine thread: listeners must hand over, not block), writes every message to the
- * {@link ConversationStore} as it completes, and keeps the figures of {@link #snapshot()}.
+ * The app's side of the engine, free of any UI toolkit: holds the engine in use, a loaded model's
+ * {@link dev.parley.engine.api.LocalEngine} or a remote OpenAI-compatible server ({@link #connectRemote}),
+ * runs turns one at a time on its own thread, streams each reply's {@link TokenEvent}s to a listener (on
+ * the engine's thread: listeners must hand over, not block), writes every message to the
+ * {@link ConversationStore} as it completes, and keeps the figures of {@link #snapshot()}, measured the
+ * same way for both engines.
  */
 public final class ChatService implements AutoCloseable {
     private static final int TURNS_KEPT = 30;
 
     private final ConversationStore store;
-    private final ExecutorService engine = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "parley-engine");
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "parley-chat");
         t.setDaemon(true);
         return t;
     });
     private final ProcessMemory memory = new ProcessMemory();
 
-    // Engine thread only.
-    private EngineState state;
-    private final Map<Long, OpenChat> chats = new HashMap<>();
-
-    // Shared with the threads that read snapshots or stop a reply.
+    // Written on the worker thread; read by the threads that take snapshots or stop a reply.
+    private volatile EngineTurns engine;
+    private volatile EngineState local;
     private volatile ModelInfo info;
     private volatile boolean generating;
-    private volatile int kvPositions;
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicInteger liveTokens = new AtomicInteger();
     private final AtomicLong turnCounter = new AtomicLong();
@@ -68,28 +65,50 @@ public final class ChatService implements AutoCloseable {
         return store;
     }
 
-    /** Loads a model on the engine thread, replacing (and closing) the current one. */
+    /** Loads a model (replacing and closing the engine in use); its replies then run through its batcher. */
     public CompletableFuture<ModelInfo> loadModel(ModelRequest request) {
         return submit(() -> {
             EngineState next = EngineState.load(request);
-            if (state != null) {
-                state.close();
-            }
-            chats.clear();
-            state = next;
-            kvPositions = 0;
+            closeEngine();
+            local = next;
+            engine = new EngineTurns(next.engine(), next);
             info = next.info();
             return info;
         });
     }
 
-    /** The loaded model, if any. */
+    /**
+     * Switches to a remote OpenAI-compatible server (replacing and closing the engine in use): lists its
+     * models to check that it answers, and takes {@code model} (or, when blank, the first one listed).
+     * Replies then stream from the server, with the same timings on the dashboard.
+     */
+    public CompletableFuture<ModelInfo> connectRemote(String baseUrl, String apiKey, String model) {
+        return submit(() -> {
+            String name;
+            try (RemoteEngine probe = new RemoteEngine(baseUrl, apiKey, model)) {
+                List<String> models = probe.listModels();
+                if (model != null && !model.isBlank() && !models.contains(model.strip())) {
+                    throw new IllegalArgumentException("the server at " + probe.baseUrl() + " has no model '"
+                            + model.strip() + "'; it lists " + models);
+                }
+                name = model != null && !model.isBlank() ? model.strip()
+                        : models.isEmpty() ? null : models.getFirst();
+            }
+            RemoteEngine next = new RemoteEngine(baseUrl, apiKey, name);
+            closeEngine();
+            engine = new EngineTurns(next, next);
+            info = ModelInfo.remote(next.modelName(), next.location());
+            return info;
+        });
+    }
+
+    /** The loaded model (or remote server), if any. */
     public Optional<ModelInfo> model() {
         return Optional.ofNullable(info);
     }
 
     /**
-     * Stores the user's message, generates the reply (streamed to {@code listener} on the engine
+     * Stores the user's message, generates the reply (streamed to {@code listener} on the engine's
      * thread) and stores it when it completes, marked interrupted when stopped.
      */
     public CompletableFuture<TurnOutcome> send(long conversationId, String text, boolean spoken,
@@ -101,9 +120,9 @@ public final class ChatService implements AutoCloseable {
         long submitted = System.nanoTime();
         return submit(cancel, () -> {
             long started = System.nanoTime();
-            OpenChat chat = open(conversationId, params.systemPrompt());
+            EngineTurns current = ready(conversationId);
             StoredMessage user = store.append(conversationId, Role.USER, text.strip(), spoken, false);
-            return reply(chat, user, spoken, params, cancel, listener, submitted, started);
+            return reply(current, user, spoken, params, cancel, listener, submitted, started);
         });
     }
 
@@ -114,6 +133,7 @@ public final class ChatService implements AutoCloseable {
         long submitted = System.nanoTime();
         return submit(cancel, () -> {
             long started = System.nanoTime();
+            EngineTurns current = ready(conversationId);
             List<StoredMessage> stored = store.messages(conversationId);
             int lastUser = -1;
             for (int i = stored.size() - 1; i >= 0 && lastUser < 0; i--) {
@@ -128,10 +148,8 @@ public final class ChatService implements AutoCloseable {
             for (StoredMessage m : stored.subList(lastUser + 1, stored.size())) {
                 store.deleteMessage(m.id());
             }
-            OpenChat chat = open(conversationId, params.systemPrompt());
-            chat.conversation().restore(turnsOf(stored.subList(0, lastUser)));
             StoredMessage user = stored.get(lastUser);
-            return reply(chat, user, user.spoken(), params, cancel, listener, submitted, started);
+            return reply(current, user, user.spoken(), params, cancel, listener, submitted, started);
         });
     }
 
@@ -140,14 +158,19 @@ public final class ChatService implements AutoCloseable {
         for (CancellationToken t : active) {
             t.cancel();
         }
+        EngineTurns current = engine;
+        if (current != null) {
+            current.stopAll();
+        }
     }
 
-    /** Drops the engine state of a conversation (after it was deleted, or to reread it from the store). */
+    /**
+     * Forgets what the service holds for a conversation (after it was deleted, or to reread it from the
+     * store). Each turn sends the stored conversation, so there is nothing to drop: the engine's cache of
+     * it is matched by content and given up when memory is needed.
+     */
     public CompletableFuture<Void> forget(long conversationId) {
-        return submit(() -> {
-            chats.remove(conversationId);
-            return null;
-        });
+        return submit(() -> null);
     }
 
     /** Adds the voice stages a spoken turn measured outside the engine to the latency of {@code turn}. */
@@ -175,59 +198,68 @@ public final class ChatService implements AutoCloseable {
             recent = List.copyOf(turns);
         }
         Runtime rt = Runtime.getRuntime();
+        EngineState loaded = local;
         long kvBudget = m == null ? 0 : m.kvBudgetBytes();
-        long kvUsed = m == null || m.contextSize() == 0 ? 0 : kvBudget * kvPositions / m.contextSize();
+        long kvUsed = loaded == null ? 0 : Math.min(kvBudget, loaded.kvUsedBytes());
         return new MetricsSnapshot(sequence.get(), m != null, m == null ? "" : m.name(), generating, queued.get(),
                 generating ? 1 : 0, liveTokens.get(), recent, m == null ? 0 : m.weightsBytes(), kvUsed, kvBudget,
-                rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), memory.residentBytes(), -1);
+                rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), memory.residentBytes(),
+                loaded == null ? -1 : loaded.gpuBytes());
     }
 
-    /** Stops any reply, waits briefly for the engine thread and releases the model. */
+    /** Stops any reply, waits briefly for the worker thread and releases the engine. */
     @Override
     public void close() {
         stop();
         try {
-            engine.submit(() -> {
-                if (state != null) {
-                    state.close();
-                    state = null;
-                }
+            worker.submit(() -> {
+                closeEngine();
+                return null;
             }).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
-            // Closing anyway: the engine thread is a daemon.
+            // Closing anyway: the worker thread is a daemon.
         }
-        engine.shutdownNow();
+        worker.shutdownNow();
     }
 
-    private TurnOutcome reply(OpenChat chat, StoredMessage user, boolean spoken, GenerationParams params,
+    /** The engine for a turn of {@code conversationId}; nothing is stored when there is none. */
+    private EngineTurns ready(long conversationId) {
+        EngineTurns current = engine;
+        if (current == null) {
+            throw new IllegalStateException("no model is loaded yet: choose one in Settings (or wait for it to load)");
+        }
+        if (store.find(conversationId).isEmpty()) {
+            throw new IllegalArgumentException("expected a stored conversation but found none with id "
+                    + conversationId);
+        }
+        return current;
+    }
+
+    /** One turn: the prompt stage is the engine's time to first token, for local and remote engines alike. */
+    private TurnOutcome reply(EngineTurns current, StoredMessage user, boolean spoken, GenerationParams params,
                               CancellationToken cancel, Consumer<? super TokenEvent> listener, long submitted,
-                              long started) {
+                              long started) throws Exception {
         long start = System.nanoTime();
-        long[] firstToken = {-1};
         liveTokens.set(0);
         generating = true;
-        GenerationResult result;
+        EngineResult result;
         try {
-            Sampler sampler = Sampler.create(params.sampling());
-            result = chat.conversation().reply(user.content(), sampler, params.maxTokens(), cancel, event -> {
-                if (event instanceof TokenEvent.Token) {
-                    if (firstToken[0] < 0) {
-                        firstToken[0] = System.nanoTime();
-                    }
-                    liveTokens.incrementAndGet();
-                }
-                listener.accept(event);
-            });
+            result = current.reply(user.conversationId(), store.messages(user.conversationId()), params,
+                    cancel, event -> {
+                        if (event instanceof TokenEvent.Token || event instanceof TokenEvent.Text t
+                                && !t.text().isEmpty()) {
+                            liveTokens.incrementAndGet();
+                        }
+                        listener.accept(event);
+                    });
         } finally {
             generating = false;
-            kvPositions = chat.conversation().cachedTokens();
         }
-        long end = System.nanoTime();
-        long first = firstToken[0] < 0 ? end : firstToken[0];
         StoredMessage reply = store.append(user.conversationId(), Role.ASSISTANT, result.text().strip(), spoken,
                 result.reason() == StopReason.CANCELLED);
+        long ttft = result.timeToFirstTokenNanos();
         TurnLatency latency = new TurnLatency(turnCounter.incrementAndGet(), spoken, 0, ms(started - submitted),
-                ms(start - started), ms(first - start), ms(end - first), 0, result.stats().generatedTokens());
+                ms(start - started), ms(ttft), ms(result.totalNanos() - ttft), 0, result.completionTokens());
         synchronized (turns) {
             turns.addLast(latency);
             while (turns.size() > TURNS_KEPT) {
@@ -235,34 +267,20 @@ public final class ChatService implements AutoCloseable {
             }
         }
         sequence.incrementAndGet();
-        return new TurnOutcome(user, reply, result.reason(), result.stats(), latency);
+        GenerationStats stats = new GenerationStats(result.promptTokens(), result.completionTokens(), ttft,
+                result.totalNanos() - ttft);
+        return new TurnOutcome(user, reply, result.reason(), stats, latency);
     }
 
-    private OpenChat open(long conversationId, String systemPrompt) {
-        if (state == null) {
-            throw new IllegalStateException("no model is loaded yet: choose one in Settings (or wait for it to load)");
+    /** Worker thread: releases the local model or the remote connection, whichever is in use. */
+    private void closeEngine() throws Exception {
+        EngineTurns current = engine;
+        engine = null;
+        local = null;
+        info = null;
+        if (current != null) {
+            current.close();
         }
-        OpenChat chat = chats.get(conversationId);
-        if (chat == null || !chat.systemPrompt().equals(systemPrompt)) {
-            if (store.find(conversationId).isEmpty()) {
-                throw new IllegalArgumentException("expected a stored conversation but found none with id "
-                        + conversationId);
-            }
-            chat = new OpenChat(state.newConversation(systemPrompt), systemPrompt);
-            chat.conversation().restore(turnsOf(store.messages(conversationId)));
-            chats.put(conversationId, chat);
-        }
-        return chat;
-    }
-
-    private static List<ChatMessage> turnsOf(List<StoredMessage> stored) {
-        List<ChatMessage> out = new ArrayList<>();
-        for (StoredMessage m : stored) {
-            if (m.role() != Role.SYSTEM) {
-                out.add(new ChatMessage(m.role(), m.content()));
-            }
-        }
-        return out;
     }
 
     private <T> CompletableFuture<T> submit(Callable<T> work) {
@@ -276,7 +294,7 @@ public final class ChatService implements AutoCloseable {
             queued.incrementAndGet();
         }
         try {
-            engine.execute(() -> {
+            worker.execute(() -> {
                 if (cancel != null) {
                     queued.decrementAndGet();
                 }
@@ -302,8 +320,5 @@ public final class ChatService implements AutoCloseable {
 
     private static double ms(long nanos) {
         return nanos / 1e6;
-    }
-
-    private record OpenChat(dev.parley.engine.generate.Conversation conversation, String systemPrompt) {
     }
 }

@@ -34,7 +34,7 @@ final class GuiHarness {
     static AppSettings settingsFor(Path model, int contextSize, int maxTokens) {
         return new AppSettings(model.toString(), BackendKind.VECTOR, 1, contextSize, 0.0, 0.95, maxTokens,
                 "You are Parley.", "", 1.0, "", "", 800, "Ctrl+Space", Theme.LIGHT,
-                dev.parley.engine.model.WeightFormat.STORED, dev.parley.engine.model.KvFormat.F32, "");
+                dev.parley.engine.model.WeightFormat.STORED, dev.parley.engine.model.KvFormat.F32);
     }
 
     /** As {@link #settingsFor(Path, int, int)} with the Vosk model folder {@code vosk}. */
@@ -42,7 +42,8 @@ final class GuiHarness {
         AppSettings s = settingsFor(model, contextSize, maxTokens);
         return new AppSettings(s.modelPath(), s.backend(), s.threads(), s.contextSize(), s.temperature(), s.topP(),
                 s.maxTokens(), s.systemPrompt(), s.voice(), s.speakingRate(), s.inputDevice(), s.outputDevice(),
-                s.endOfTurnSilenceMs(), s.pushToTalkKey(), s.theme(), s.weights(), s.kvCache(), vosk.toString());
+                s.endOfTurnSilenceMs(), s.pushToTalkKey(), s.theme(), s.weights(), s.kvCache(), s.remoteUrl(),
+                s.remoteKey(), s.remoteModel(), vosk.toString());
     }
 
     void writeSettings(AppSettings s) throws Exception {

@@ -52,11 +52,18 @@ public interface Backend extends AutoCloseable {
     /** {@code y[yo + i] += alpha * x[xo + i]} for i below n. */
     void axpy(float alpha, float[] x, int xo, float[] y, int yo, int n);
 
-    /** Creates a backend of {@code kind}; {@code threads} applies to the vector backend. */
+    /**
+     * Creates a CPU backend of {@code kind}; {@code threads} applies to the vector backend.
+     *
+     * @throws IllegalArgumentException for cuda or auto: the GPU runs whole forward passes
+     *                                  ({@code backend.cuda.CudaModel}), not single products
+     */
     static Backend create(BackendKind kind, int threads) {
         return switch (kind) {
             case SCALAR -> new ScalarBackend();
             case VECTOR -> new VectorBackend(threads);
+            case CUDA, AUTO -> throw new IllegalArgumentException("expected a CPU backend (scalar or vector) but found "
+                    + kind.label() + ": resolve it with BackendChoice and run CUDA through CudaModel");
         };
     }
 

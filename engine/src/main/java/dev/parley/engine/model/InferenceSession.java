@@ -1,22 +1,30 @@
 package dev.parley.engine.model;
 
 /**
- * One sequence being evaluated: its position, buffers and KV cache. Not thread-safe; use one
- * session per thread.
+ * One sequence being evaluated: its position and the {@link SequenceRunner} holding its buffers and KV cache (on the
+ * CPU or a GPU). Not thread-safe; use one session per thread.
  */
 public final class InferenceSession implements AutoCloseable {
 
-    private final Transformer transformer;
-    private final SessionState state;
-    private final KvCache cache;
+    private final SequenceRunner runner;
+    private final KvCache cache; // null on a GPU
     private final int contextLength;
+    private final float[] logits; // (vocab)
     private int position;
     private float[] allLogits; // (chunk, vocab), for ingestAll
 
     InferenceSession(Transformer transformer, SessionState state, KvCache cache, int contextLength) {
-        this.transformer = transformer;
-        this.state = state;
+        this(new CpuSequence(transformer, state, cache), cache, state.logits, contextLength);
+    }
+
+    /**
+     * A session driving {@code runner}, which writes the last logits to {@code logits} (one per vocabulary entry);
+     * {@code cache} is its CPU cache, or null when it keeps its own (GPU).
+     */
+    InferenceSession(SequenceRunner runner, KvCache cache, float[] logits, int contextLength) {
+        this.runner = runner;
         this.cache = cache;
+        this.logits = logits;
         this.contextLength = contextLength;
     }
 
@@ -26,7 +34,7 @@ public final class InferenceSession implements AutoCloseable {
     public int contextLength() { return contextLength; }
 
     /** Tokens per prefill chunk. */
-    public int chunkSize() { return state.chunk; }
+    public int chunkSize() { return runner.chunk(); }
 
     /**
      * Feeds {@code tokens} at {@link #position()} in chunks, advances past them and returns the
@@ -37,13 +45,14 @@ public final class InferenceSession implements AutoCloseable {
      */
     public float[] ingest(int[] tokens) {
         check(tokens);
-        for (int from = 0; from < tokens.length; from += state.chunk) {
-            int n = Math.min(state.chunk, tokens.length - from);
+        int chunk = runner.chunk();
+        for (int from = 0; from < tokens.length; from += chunk) {
+            int n = Math.min(chunk, tokens.length - from);
             boolean last = from + n == tokens.length;
-            transformer.forward(tokens, from, n, position, state, cache, last);
+            runner.run(tokens, from, n, position, last ? logits : null, null);
             position += n;
         }
-        return state.logits.clone();
+        return logits.clone();
     }
 
     private void check(int[] tokens) {
@@ -54,7 +63,7 @@ public final class InferenceSession implements AutoCloseable {
             throw new IllegalArgumentException("context exceeded: expected at most " + (contextLength - position)
                     + " more tokens (position " + position + " of " + contextLength + ") but found " + tokens.length);
         }
-        int vocab = state.logits.length;
+        int vocab = logits.length;
         for (int token : tokens) {
             if (token < 0 || token >= vocab) {
                 throw new IndexOutOfBoundsException("expected token ids from 0 to " + (vocab - 1) + " but found " + token);
@@ -79,13 +88,14 @@ public final class InferenceSession implements AutoCloseable {
      */
     public void ingestAll(int[] tokens, LogitsConsumer consumer) {
         check(tokens);
-        int vocab = state.logits.length;
+        int vocab = logits.length;
+        int chunk = runner.chunk();
         if (allLogits == null) {
-            allLogits = new float[state.chunk * vocab];
+            allLogits = new float[chunk * vocab];
         }
-        for (int from = 0; from < tokens.length; from += state.chunk) {
-            int n = Math.min(state.chunk, tokens.length - from);
-            transformer.forward(tokens, from, n, position, state, cache, false, allLogits);
+        for (int from = 0; from < tokens.length; from += chunk) {
+            int n = Math.min(chunk, tokens.length - from);
+            runner.run(tokens, from, n, position, null, allLogits);
             position += n;
             for (int t = 0; t < n; t++) {
                 consumer.accept(from + t, allLogits, t * vocab);
@@ -93,8 +103,17 @@ public final class InferenceSession implements AutoCloseable {
         }
     }
 
-    /** The KV cache of this session. */
-    public KvCache cache() { return cache; }
+    /**
+     * The CPU KV cache of this session.
+     *
+     * @throws IllegalStateException on a GPU, whose cache lives on the device
+     */
+    public KvCache cache() {
+        if (cache == null) {
+            throw new IllegalStateException("expected a session on the CPU but this one keeps its cache on the GPU");
+        }
+        return cache;
+    }
 
     /**
      * Forgets the cached positions at and after {@code newPosition}, so that the next token goes
@@ -111,6 +130,6 @@ public final class InferenceSession implements AutoCloseable {
 
     @Override
     public void close() {
-        // The buffers are garbage collected; nothing native is held.
+        runner.close(); // gives a GPU sequence's KV blocks back; CPU buffers are garbage collected
     }
 }

@@ -85,7 +85,8 @@ public record MemoryReport(Map<GgmlType, Long> mappedWeightBytes, Map<GgmlType, 
         long n = (long) chunk * Math.max(c.dim(), Math.max(c.qDim(), c.ffnDim()));
         // rounded floats, int8 quants, quants widened to shorts, quants back as floats, block scales
         long activations = 4 * n + n + 2 * n + 4 * n + 4 * ((n + Activations.BLOCK - 1) / Activations.BLOCK + chunk);
-        return 4 * floats + activations;
+        long rows = 2L * 4 * chunk; // each row's position and the rows whose logits are wanted (ints)
+        return 4 * floats + activations + rows;
     }
 
     /** Mapped plus quantized matrix bytes plus heap vectors. */

@@ -24,6 +24,9 @@ final class SessionState {
     final Activations act;
     final float[][] qkvOut;    // {q, k, v}
     final float[][] gateUpOut; // {hb, hb2}
+    final int[] rowPositions;  // (chunk) position of each row
+    final KvCache[] rowCaches; // (chunk) the cache each row reads and writes
+    final int[] logitRows;     // (chunk) rows whose logits are wanted
 
     SessionState(Configuration c, int chunk, int contextLength, int threads) {
         this.chunk = chunk;
@@ -43,5 +46,8 @@ final class SessionState {
         act = new Activations(chunk, Math.max(c.dim(), Math.max(c.qDim(), c.ffnDim())));
         qkvOut = new float[][] {q, k, v};
         gateUpOut = new float[][] {hb, hb2};
+        rowPositions = new int[chunk];
+        rowCaches = new KvCache[chunk];
+        logitRows = new int[chunk];
     }
 }

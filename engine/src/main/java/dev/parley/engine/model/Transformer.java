@@ -51,10 +51,35 @@ final class Transformer {
      */
     void forward(int[] tokens, int from, int count, int position, SessionState s, KvCache cache, boolean wantLogits,
                  float[] allLogits) {
+        for (int t = 0; t < count; t++) {
+            s.rowPositions[t] = position + t;
+            s.rowCaches[t] = cache;
+            s.logitRows[t] = t;
+        }
+        forwardRows(tokens, from, count, s, null, 0, null);
+        if (allLogits != null) {
+            logits(s, s.logitRows, count, allLogits);
+        }
+        if (wantLogits) {
+            s.logitRows[0] = count - 1;
+            logits(s, s.logitRows, 1, s.logits);
+        }
+    }
+
+    /**
+     * The general step: row t is token {@code tokens[from + t]} at position {@code s.rowPositions[t]} of the
+     * sequence whose cache is {@code s.rowCaches[t]}. Rows of different sequences share every weight pass
+     * (one matrix x matrix product per weight for the whole step); each row attends only to its own cache, up to
+     * and including its own position, so a sequence's rows must come in position order. When {@code logitRows}
+     * is not null, the logits of rows {@code logitRows[0 .. nLogits)} go to {@code logitsOut}, one row of
+     * {@code vocab} floats each, in that order.
+     */
+    void forwardRows(int[] tokens, int from, int count, SessionState s, int[] logitRows, int nLogits,
+                     float[] logitsOut) {
         int dim = c.dim();
         for (int t = 0; t < count; t++) {
             w.tokenEmbedding().dequantizeRow(tokens[from + t], s.x, t * dim);
-            rope.angles(position + t, s.cos, s.sin, t * rope.pairs());
+            rope.angles(s.rowPositions[t], s.cos, s.sin, t * rope.pairs());
         }
         Activations act = s.act;
         for (int l = 0; l < c.layers(); l++) {
@@ -72,9 +97,9 @@ final class Transformer {
                 int a = t * rope.pairs();
                 rope.rotate(s.q, t * c.qDim(), c.heads(), c.headSize(), s.cos, s.sin, a);
                 rope.rotate(s.k, t * c.kvDim(), c.kvHeads(), c.headSize(), s.cos, s.sin, a);
-                cache.store(l, position + t, s.k, t * c.kvDim(), s.v, t * c.kvDim());
+                s.rowCaches[t].store(l, s.rowPositions[t], s.k, t * c.kvDim(), s.v, t * c.kvDim());
             }
-            attention(l, count, position, s, cache);
+            attention(l, count, s);
             act.set(s.att, count, c.qDim());
             backend.matmul(lw.wo(), act, s.xb2);
             add(s.x, s.xb2, count * dim);
@@ -91,29 +116,32 @@ final class Transformer {
             backend.matmul(lw.wDown(), act, s.xb2);
             add(s.x, s.xb2, count * dim);
         }
-        if (allLogits != null) {
-            rmsNorm(s.xb, s.x, w.outputNorm(), count, dim);
-            act.set(s.xb, count, dim);
-            backend.matmul(w.output(), act, allLogits);
+        if (logitRows != null && nLogits > 0) {
+            logits(s, logitRows, nLogits, logitsOut);
         }
-        if (wantLogits) {
-            int last = (count - 1) * dim;
-            System.arraycopy(s.x, last, s.xb2, 0, dim);
-            rmsNorm(s.xb, s.xb2, w.outputNorm(), 1, dim);
-            act.set(s.xb, 1, dim);
-            backend.matmul(w.output(), act, s.logits);
+    }
+
+    /** Final norm and output projection of the residual rows {@code rows[0 .. n)} into {@code out}, one row each. */
+    private void logits(SessionState s, int[] rows, int n, float[] out) {
+        int dim = c.dim();
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(s.x, rows[i] * dim, s.xb2, i * dim, dim);
         }
+        rmsNorm(s.xb, s.xb2, w.outputNorm(), n, dim);
+        s.act.set(s.xb, n, dim);
+        backend.matmul(w.output(), s.act, out);
     }
 
     /**
      * Causal softmax attention; query head h reads key/value head h / groupSize. The (token, head)
      * pairs are spread over the backend's threads, each with its own score buffer.
      */
-    private void attention(int layer, int count, int position, SessionState s, KvCache cache) {
+    private void attention(int layer, int count, SessionState s) {
         java.util.Arrays.fill(s.att, 0, count * c.qDim(), 0f);
         backend.parallelFor(count * c.heads(), (from, to, thread) -> {
             for (int i = from; i < to; i++) {
-                attendHead(layer, i / c.heads(), i % c.heads(), position, s, cache, s.scores[thread]);
+                int t = i / c.heads();
+                attendHead(layer, t, i % c.heads(), s.rowPositions[t], s, s.rowCaches[t], s.scores[thread]);
             }
         });
     }
@@ -121,7 +149,7 @@ final class Transformer {
     private void attendHead(int layer, int t, int h, int position, SessionState s, KvCache cache, float[] scores) {
         int hs = c.headSize();
         float scale = (float) (1.0 / Math.sqrt(hs));
-        int len = position + t + 1;
+        int len = position + 1;
         int qo = t * c.qDim() + h * hs;
         int ko = (h / c.groupSize()) * hs;
         float max = Float.NEGATIVE_INFINITY;

@@ -69,9 +69,11 @@ class MemoryReportTest {
     }
 
     private static Object stateOf(InferenceSession s) throws ReflectiveOperationException {
-        Field f = InferenceSession.class.getDeclaredField("state");
+        Field r = InferenceSession.class.getDeclaredField("runner");
+        r.setAccessible(true);
+        Field f = CpuSequence.class.getDeclaredField("state");
         f.setAccessible(true);
-        return f.get(s);
+        return f.get(r.get(s));
     }
 
     /**

@@ -88,6 +88,42 @@ final class TinyGguf {
         return g;
     }
 
+    /**
+     * Adds a SentencePiece-style vocabulary of {@code vocab} pieces: {@code <unk>}, {@code <s>}, {@code </s>}, then
+     * distinct lower-case pieces, every other one starting with the word marker, so that any id decodes to text.
+     */
+    TinyGguf withVocab(int vocab) {
+        String[] tokens = new String[vocab];
+        float[] scores = new float[vocab];
+        int[] types = new int[vocab];
+        tokens[0] = "<unk>";
+        tokens[1] = "<s>";
+        tokens[2] = "</s>";
+        types[0] = 2;
+        types[1] = 3;
+        types[2] = 3;
+        for (int i = 3; i < vocab; i++) {
+            StringBuilder piece = new StringBuilder(i % 2 == 0 ? "\u2581" : "");
+            for (int n = i - 3; ; n = n / 26 - 1) {
+                piece.append((char) ('a' + n % 26));
+                if (n < 26) {
+                    break;
+                }
+            }
+            tokens[i] = piece.toString();
+            scores[i] = -i;
+            types[i] = 1;
+        }
+        put("tokenizer.ggml.model", "llama");
+        put("tokenizer.ggml.tokens", tokens);
+        put("tokenizer.ggml.scores", scores);
+        put("tokenizer.ggml.token_type", types);
+        put("tokenizer.ggml.bos_token_id", 1);
+        put("tokenizer.ggml.eos_token_id", 2);
+        put("tokenizer.ggml.unknown_token_id", 0);
+        return this;
+    }
+
     TinyGguf put(String key, Object value) {
         metadata.put(key, value);
         return this;
@@ -154,6 +190,30 @@ final class TinyGguf {
                 case Integer i -> { u32(head, 4); u32(head, i); }
                 case Float f -> { u32(head, 6); u32(head, Float.floatToIntBits(f)); }
                 case String s -> { u32(head, 8); string(head, s); }
+                case String[] a -> {
+                    u32(head, 9);
+                    u32(head, 8);
+                    u64(head, a.length);
+                    for (String x : a) {
+                        string(head, x);
+                    }
+                }
+                case float[] a -> {
+                    u32(head, 9);
+                    u32(head, 6);
+                    u64(head, a.length);
+                    for (float x : a) {
+                        u32(head, Float.floatToIntBits(x));
+                    }
+                }
+                case int[] a -> {
+                    u32(head, 9);
+                    u32(head, 5);
+                    u64(head, a.length);
+                    for (int x : a) {
+                        u32(head, x);
+                    }
+                }
                 default -> throw new IllegalArgumentException("unsupported metadata " + e);
             }
         }

@@ -67,7 +67,7 @@ final class DecodeBenchCommand implements Callable<Integer> {
             SplittableRandom random = new SplittableRandom(seed);
             int[] prompt = random.ints(promptTokens, 0, vocab).toArray();
             err.printf(Locale.ROOT, "parley: bench decode: %s, %s backend, %d threads, %.1f MB of weights per token%n",
-                    modelArgs.model().getFileName(), modelArgs.backend().name().toLowerCase(Locale.ROOT),
+                    modelArgs.model().getFileName(), loaded.model().backendChoice().kind().label(),
                     modelArgs.threads(), loaded.model().weightBytes() / 1e6);
             double[] promptRates = new double[runs];
             double[] decodeRates = new double[runs];

@@ -81,7 +81,7 @@ public final class DashboardView extends ScrollPane {
         MemoryGauge rss = new MemoryGauge("gauge-rss", "Process resident memory",
                 "Physical memory of the whole process (VmRSS in /proc/self/status), including mapped weights");
         MemoryGauge gpu = new MemoryGauge("gauge-gpu", "GPU memory", "Device memory in use by a GPU backend; "
-                + "'no GPU backend' while the model runs on the CPU (Settings > Backend) or no model is loaded");
+                + "'no GPU backend' while the model runs on the CPU (Settings > Backend) or on a server, or none is loaded");
 
         Label queue = new Label();
         queue.setId("queue-label");
@@ -109,7 +109,8 @@ public final class DashboardView extends ScrollPane {
                     (double) s.heapUsedBytes() / s.heapMaxBytes());
             rss.set(DashboardViewModel.bytes(s.rssBytes()), -1);
             gpu.set(s.gpuBytes() >= 0 ? DashboardViewModel.bytes(s.gpuBytes())
-                    : s.modelLoaded() ? "no GPU backend: the model runs on the CPU" : "no GPU backend: no model loaded", -1);
+                    : s.modelLoaded() ? "no GPU backend: the model runs on the CPU or a server"
+                    : "no GPU backend: no model loaded", -1);
         });
 
         VBox memory = card("Memory", weights, kv, heap, rss, gpu);

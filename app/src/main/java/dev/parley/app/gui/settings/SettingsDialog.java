@@ -70,6 +70,16 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         row = add(form, row, "KV cache", kv);
         row = add(form, row, "Threads", field("setting-threads", vm.threadsProperty()));
         row = add(form, row, "Context size (tokens)", field("setting-context", vm.contextSizeProperty()));
+        TextField remoteUrl = field("setting-remote-url", vm.remoteUrlProperty());
+        remoteUrl.setPromptText("empty: the local model; e.g. http://127.0.0.1:8080/v1");
+        javafx.scene.control.PasswordField remoteKey = new javafx.scene.control.PasswordField();
+        remoteKey.setId("setting-remote-key");
+        remoteKey.setPromptText("API key (optional)");
+        remoteKey.textProperty().bindBidirectional(vm.remoteKeyProperty());
+        TextField remoteModel = field("setting-remote-model", vm.remoteModelProperty());
+        remoteModel.setPromptText("model (optional)");
+        HBox.setHgrow(remoteUrl, Priority.ALWAYS);
+        row = add(form, row, "Remote server URL / key", new HBox(6, remoteUrl, remoteKey, remoteModel));
 
         form.add(section("Replies"), 0, row++, 2, 1);
         row = add(form, row, "Temperature", field("setting-temperature", vm.temperatureProperty()));

@@ -38,6 +38,9 @@ public final class SettingsViewModel {
     private final StringProperty pushToTalkKey = new SimpleStringProperty();
     private final StringProperty voskModel = new SimpleStringProperty();
     private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>();
+    private final StringProperty remoteUrl = new SimpleStringProperty();
+    private final StringProperty remoteKey = new SimpleStringProperty();
+    private final StringProperty remoteModel = new SimpleStringProperty();
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
 
     public SettingsViewModel(AppSettings s) {
@@ -59,6 +62,9 @@ public final class SettingsViewModel {
         pushToTalkKey.set(s.pushToTalkKey());
         voskModel.set(s.voskModel());
         theme.set(s.theme());
+        remoteUrl.set(s.remoteUrl());
+        remoteKey.set(s.remoteKey());
+        remoteModel.set(s.remoteModel());
     }
 
     // Commands
@@ -71,7 +77,8 @@ public final class SettingsViewModel {
                     integer("Max tokens", maxTokens), systemPrompt.get(), voice.get(),
                     decimal("Speaking rate", speakingRate), inputDevice.get(), outputDevice.get(),
                     integer("End-of-turn silence", endOfTurnSilence), pushToTalkKey.get(), theme.get(),
-                    weights.get(), kvCache.get(), voskModel.get());
+                    weights.get(), kvCache.get(), remoteUrl.get(), remoteKey.get(), remoteModel.get(),
+                    voskModel.get());
             error.set("");
             return Optional.of(s);
         } catch (IllegalArgumentException | NullPointerException e) {
@@ -121,5 +128,8 @@ public final class SettingsViewModel {
     /** The Vosk model folder ("" = the catalog's default speech model in the model store). */
     public StringProperty voskModelProperty() { return voskModel; }
     public ObjectProperty<Theme> themeProperty() { return theme; }
+    public StringProperty remoteUrlProperty() { return remoteUrl; }
+    public StringProperty remoteKeyProperty() { return remoteKey; }
+    public StringProperty remoteModelProperty() { return remoteModel; }
     public ReadOnlyStringProperty errorProperty() { return error.getReadOnlyProperty(); }
 }
