@@ -96,6 +96,10 @@ public final class VoiceView extends HBox {
         for (var control : java.util.List.of(talk, handsFree, mute, level)) {
             control.disableProperty().bind(vm.availableProperty().not());
         }
+        // The controls keep their size; the status text gives way (its tooltip has all of it).
+        for (var fixed : java.util.List.of(talk, handsFree, mute, level, speaking, stop)) {
+            fixed.setMinWidth(USE_PREF_SIZE);
+        }
         getChildren().addAll(talk, handsFree, mute, level, speaking, stop, partial, loading, status, duplex);
     }
 }
