@@ -78,6 +78,8 @@ class VoiceCommandsTest {
             }
         }
         assertEquals(5, stages, run.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.matches("speculative_replies started=[1-9]\\d* confirmed=\\d+ withdrawn=\\d+")),
+                "each turn's reply started after 250 ms of silence: " + run);
         assertTrue(lines.getLast().matches("speech_end_to_first_audio turns=2 median_ms=[0-9.]+ p90_ms=[0-9.]+ unheard=0"), run.toString());
     }
 }

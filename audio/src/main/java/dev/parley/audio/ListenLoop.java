@@ -21,6 +21,14 @@ final class ListenLoop implements Runnable {
 
         void userTurn(Transcript.Final text, long speechEnd, long finalStamp);
 
+        /** Hands-free: the user has paused long enough to start a reply on {@code text} speculatively. */
+        default void tentativeTurn(String text, long speechEnd, long stamp) {
+        }
+
+        /** The user spoke again after a {@link #tentativeTurn}: it is withdrawn. */
+        default void tentativeWithdrawn() {
+        }
+
         void level(double dbfs);
 
         void partial(Transcript.Partial partial);
@@ -43,6 +51,7 @@ final class ListenLoop implements Runnable {
     private double silenceMillis;
     private int preRollSamples;
     private String lastPartial = "";
+    private boolean tentativeSent;
 
     ListenLoop(AudioSource source, RecognitionStream asr, VoiceSettings settings, Host host) {
         this.source = source;
@@ -147,11 +156,20 @@ final class ListenLoop implements Runnable {
         if (voiced && vad.inSpeech()) {
             lastVoiced = now;
             silenceMillis = 0;
+            if (tentativeSent) {
+                tentativeSent = false;
+                host.tentativeWithdrawn();
+            }
         } else {
             silenceMillis += frame.durationMillis();
         }
         if (heardSpeech && !vad.inSpeech() && silenceMillis >= settings.endOfTurnSilenceMillis()) {
             endTurn(lastVoiced >= 0 ? lastVoiced : now);
+        } else if (heardSpeech && !tentativeSent && settings.speculateAfterMillis() > 0
+                && silenceMillis >= settings.speculateAfterMillis() && !lastPartial.isBlank()) {
+            // The live transcript of everything heard so far; the final one is compared with it at the end.
+            tentativeSent = true;
+            host.tentativeTurn(lastPartial, lastVoiced >= 0 ? lastVoiced : now, System.nanoTime());
         }
     }
 
@@ -200,5 +218,6 @@ final class ListenLoop implements Runnable {
         silenceMillis = 0;
         lastVoiced = -1;
         lastPartial = "";
+        tentativeSent = false;
     }
 }

@@ -1,6 +1,7 @@
 package dev.parley.audio;
 
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,12 +21,39 @@ final class Turn {
     final AtomicLong firstSentence = new AtomicLong(-1);
     final AtomicLong firstAudio = new AtomicLong(-1);
     volatile long lastSample = -1;
+    /** A speculative turn (started before the end-of-turn silence was over) whose reply must not be heard yet. */
+    final boolean speculative;
+    /** Open once the turn may be heard: at once for normal turns, at confirmation (or cancellation) for speculative ones. */
+    private final CountDownLatch heard;
+    /** The user went on speaking: the speculative reply is cancelled and retracted from the responder. */
+    volatile boolean withdrawn;
 
     Turn(long id, String userText, long speechEnd, long finalTranscript) {
+        this(id, userText, speechEnd, finalTranscript, false);
+    }
+
+    Turn(long id, String userText, long speechEnd, long finalTranscript, boolean speculative) {
         this.id = id;
         this.userText = userText;
         this.speechEnd = speechEnd;
         this.finalTranscript = finalTranscript;
+        this.speculative = speculative;
+        this.heard = new CountDownLatch(speculative ? 1 : 0);
+    }
+
+    /** Lets the reply be heard (a speculative turn was confirmed, or anything was cancelled). */
+    void release() {
+        heard.countDown();
+    }
+
+    /** Whether the reply may be heard (always for normal turns; once confirmed for speculative ones). */
+    boolean released() {
+        return heard.getCount() == 0;
+    }
+
+    /** Waits until the reply may be heard; then check {@code cancel}. */
+    void awaitRelease() throws InterruptedException {
+        heard.await();
     }
 
     static void stampOnce(AtomicLong stamp) {

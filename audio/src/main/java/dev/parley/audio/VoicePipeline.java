@@ -6,14 +6,12 @@ import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.playback.AudioSink;
 import dev.parley.audio.text.SentenceSplitter;
-import dev.parley.audio.text.SpeechNormalizer;
 import dev.parley.audio.tts.SpeechSynthesizer;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -29,18 +27,6 @@ import java.util.function.Consumer;
  * <p>The pipeline owns the components it is given and closes them all in {@link #close()}.
  */
 public final class VoicePipeline implements AutoCloseable {
-    private sealed interface SpeechItem permits Sentence, EndOfReply, StopSpeaking {
-    }
-
-    private record Sentence(Turn turn, String text) implements SpeechItem {
-    }
-
-    private record EndOfReply(Turn turn) implements SpeechItem {
-    }
-
-    private record StopSpeaking() implements SpeechItem {
-    }
-
     private static final System.Logger LOG = System.getLogger(VoicePipeline.class.getName());
     private static final Turn NO_MORE_TURNS = new Turn(-1, "", -1, -1);
 
@@ -50,18 +36,20 @@ public final class VoicePipeline implements AutoCloseable {
     private final SpeechSynthesizer synthesizer;
     private final AudioSink sink;
     private final VoiceSettings settings;
-    private final SpeechNormalizer normalizer = new SpeechNormalizer();
     private final List<VoiceListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Exchange> history = new CopyOnWriteArrayList<>();
     private final BlockingQueue<Turn> turns;
-    private final BlockingQueue<SpeechItem> speech;
+    private final SpeakStage speak;
     private final AtomicReference<Turn> current = new AtomicReference<>();
+    /** A reply started speculatively, waiting for the end of the turn to be heard (or withdrawn). */
+    private final AtomicReference<Turn> tentative = new AtomicReference<>();
+    private final AtomicLong speculated = new AtomicLong();
+    private final AtomicLong confirmed = new AtomicLong();
     private final AtomicLong turnIds = new AtomicLong();
     private RecognitionStream stream;
     private ListenLoop listen;
     private Thread listenThread;
     private Thread respondThread;
-    private Thread speakThread;
     private volatile boolean running;
     private boolean closed;
 
@@ -74,7 +62,22 @@ public final class VoicePipeline implements AutoCloseable {
         this.sink = sink;
         this.settings = settings;
         this.turns = new ArrayBlockingQueue<>(settings.queueCapacity());
-        this.speech = new ArrayBlockingQueue<>(settings.queueCapacity());
+        this.speak = new SpeakStage(synthesizer, sink, settings.queueCapacity(), new SpeakStage.Host() {
+            @Override
+            public void speaking(Turn t, String sentence) {
+                fire(l -> l.speaking(t.id, sentence));
+            }
+
+            @Override
+            public void played(Turn t) {
+                finish(t);
+            }
+
+            @Override
+            public void error(Exception e) {
+                fire(l -> l.error(e));
+            }
+        });
     }
 
     /** Adds an observer (before or after start). */
@@ -91,7 +94,7 @@ public final class VoicePipeline implements AutoCloseable {
         listen = new ListenLoop(source, stream, settings, new ListenHost());
         running = true;
         respondThread = Thread.ofPlatform().name("parley-respond").daemon().start(this::respondLoop);
-        speakThread = Thread.ofPlatform().name("parley-speak").daemon().start(this::speakLoop);
+        speak.start();
         listenThread = Thread.ofPlatform().name("parley-listen").daemon().start(listen);
     }
 
@@ -117,6 +120,11 @@ public final class VoicePipeline implements AutoCloseable {
         return current.get() != null;
     }
 
+    /** Replies started speculatively, and how many of them the end of the turn confirmed (the rest were withdrawn). */
+    public Speculation speculation() {
+        return new Speculation(speculated.get(), confirmed.get());
+    }
+
     /** Frames the capture dropped because the pipeline fell behind. */
     public long droppedFrames() {
         return source.droppedFrames();
@@ -139,6 +147,16 @@ public final class VoicePipeline implements AutoCloseable {
         }
 
         @Override
+        public void tentativeTurn(String text, long speechEnd, long stamp) {
+            onTentativeTurn(text, speechEnd, stamp);
+        }
+
+        @Override
+        public void tentativeWithdrawn() {
+            withdrawTentative();
+        }
+
+        @Override
         public void level(double dbfs) {
             fire(l -> l.level(dbfs));
         }
@@ -154,7 +172,57 @@ public final class VoicePipeline implements AutoCloseable {
         }
     }
 
+    /** Starts the reply to what was heard so far, unheard until the turn ends with the same words. */
+    private void onTentativeTurn(String text, long speechEnd, long stamp) {
+        String words = text.replace("[unk]", "").strip();
+        if (words.isEmpty() || !responder.canRetract() || current.get() != null) {
+            return;
+        }
+        withdrawTentative();
+        Turn t = new Turn(turnIds.incrementAndGet(), text, speechEnd, stamp, true);
+        if (turns.offer(t)) {
+            tentative.set(t);
+            speculated.incrementAndGet();
+        }
+    }
+
+    /** The user went on speaking: cancels the speculative reply, which the responder then retracts. */
+    private void withdrawTentative() {
+        Turn t = tentative.getAndSet(null);
+        if (t != null) {
+            t.withdrawn = true;
+            t.cancel.cancel();
+            t.release();
+        }
+    }
+
+    private static String words(String transcript) {
+        return transcript.replace("[unk]", " ").strip().replaceAll("\\s+", " ");
+    }
+
     private void onUserTurn(Transcript.Final text, long speechEnd, long finalStamp) {
+        Turn speculative = tentative.getAndSet(null);
+        if (speculative != null) {
+            if (!speculative.cancel.isCancelled() && words(speculative.userText).equals(words(text.text()))) {
+                // The final transcript says what the reply was started on: let it be heard.
+                confirmed.incrementAndGet();
+                bargeIn();
+                current.set(speculative);
+                synchronized (speculative) {
+                    // Listeners hear of the turn first, then of the reply text generated so far.
+                    fire(l -> l.userTurn(speculative.id, text));
+                    speculative.release();
+                    String sofar = speculative.replyText();
+                    if (!sofar.isEmpty()) {
+                        fire(l -> l.replyText(speculative.id, sofar));
+                    }
+                }
+                return;
+            }
+            speculative.withdrawn = true;
+            speculative.cancel.cancel();
+            speculative.release();
+        }
         long id = turnIds.incrementAndGet();
         fire(l -> l.userTurn(id, text));
         String words = text.text().replace("[unk]", "").strip();
@@ -216,15 +284,19 @@ public final class VoicePipeline implements AutoCloseable {
     }
 
     private void respond(Turn t) throws InterruptedException {
-        SentenceSplitter splitter = new SentenceSplitter(settings.clauseMinChars());
+        SentenceSplitter splitter = new SentenceSplitter(settings.firstClauseMinChars(), settings.clauseMinChars());
         try {
             responder.respond(t.userText, piece -> {
                 if (t.cancel.isCancelled() || piece == null || piece.isEmpty()) {
                     return;
                 }
                 Turn.stampOnce(t.firstText);
-                t.appendReply(piece);
-                fire(l -> l.replyText(t.id, piece));
+                synchronized (t) {
+                    t.appendReply(piece);
+                    if (t.released()) {     // a speculative reply's text is reported once it is confirmed
+                        fire(l -> l.replyText(t.id, piece));
+                    }
+                }
                 for (String s : splitter.feed(piece)) {
                     sendSentence(t, s);
                 }
@@ -236,95 +308,33 @@ public final class VoicePipeline implements AutoCloseable {
                 fire(l -> l.error(new IOException("the responder failed on turn " + t.id + ": " + e.getMessage(), e)));
             }
         }
-        if (t.cancel.isCancelled()) {
-            return;
+        if (!t.cancel.isCancelled()) {
+            for (String s : splitter.flush()) {
+                sendSentence(t, s);
+            }
+            speak.endOfReply(t);
         }
-        for (String s : splitter.flush()) {
-            sendSentence(t, s);
+        if (t.speculative) {
+            // The next turn is this one confirmed, or one that comes after it was withdrawn: wait for that.
+            t.awaitRelease();
+            if (t.withdrawn) {
+                try {
+                    responder.retract();
+                } catch (RuntimeException e) {
+                    fire(l -> l.error(new IllegalStateException("the responder could not retract a speculative reply: "
+                            + e.getMessage(), e)));
+                }
+            }
         }
-        putSpeech(new EndOfReply(t), t);
     }
 
     private void sendSentence(Turn t, String sentence) {
         Turn.stampOnce(t.firstSentence);
         try {
-            putSpeech(new Sentence(t, sentence), t);
+            speak.sentence(t, sentence);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             t.cancel.cancel();
-        }
-    }
-
-    /** Blocks while the speech queue is full, giving up when the turn is cancelled. */
-    private void putSpeech(SpeechItem item, Turn t) throws InterruptedException {
-        while (running && !t.cancel.isCancelled()) {
-            if (speech.offer(item, 50, TimeUnit.MILLISECONDS)) {
-                return;
-            }
-        }
-    }
-
-    private void speakLoop() {
-        try {
-            while (running) {
-                switch (speech.take()) {
-                    case StopSpeaking s -> {
-                        return;
-                    }
-                    case Sentence s -> speak(s);
-                    case EndOfReply e -> {
-                        Turn t = e.turn();
-                        if (!t.cancel.isCancelled()) {
-                            sink.mark(() -> {
-                                if (!t.cancel.isCancelled()) {
-                                    t.lastSample = System.nanoTime();
-                                    finish(t);
-                                }
-                            });
-                        }
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void speak(Sentence s) throws InterruptedException {
-        Turn t = s.turn();
-        String text = normalizer.normalize(s.text());
-        if (t.cancel.isCancelled() || text.isBlank()) {
-            return;
-        }
-        boolean[] first = {true};
-        try {
-            synthesizer.synthesize(text, chunk -> {
-                try {
-                    if (first[0]) {
-                        first[0] = false;
-                        sink.mark(() -> {
-                            if (!t.cancel.isCancelled()) {
-                                Turn.stampOnce(t.firstAudio);
-                                t.spoken.add(s.text());
-                                fire(l -> l.speaking(t.id, s.text()));
-                            }
-                        });
-                    }
-                    if (t.cancel.isCancelled()) {
-                        return;
-                    }
-                    sink.play(chunk);
-                    if (t.cancel.isCancelled()) {
-                        // barge-in raced with this chunk; only this thread queues audio, so nothing newer is lost
-                        sink.stopNow();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    t.cancel.cancel();
-                }
-            }, t.cancel);
-        } catch (IOException | RuntimeException e) {
-            fire(l -> l.error(e));
         }
     }
 
@@ -352,6 +362,7 @@ public final class VoicePipeline implements AutoCloseable {
         if (t != null) {
             t.cancel.cancel();
         }
+        withdrawTentative();
         IOException failure = null;
         try {
             sink.stopNow();
@@ -365,11 +376,9 @@ public final class VoicePipeline implements AutoCloseable {
         if (wasRunning) {
             turns.clear();
             turns.offer(NO_MORE_TURNS);
-            speech.clear();
-            speech.offer(new StopSpeaking());
+            speak.stop();
             join(listenThread);
             join(respondThread);
-            join(speakThread);
         }
         if (stream != null) {
             stream.close();
@@ -386,7 +395,8 @@ public final class VoicePipeline implements AutoCloseable {
         }
     }
 
-    private static void join(Thread th) {
+    /** Waits for {@code th} a few seconds, interrupting it if it does not end. */
+    static void join(Thread th) {
         if (th == null) {
             return;
         }

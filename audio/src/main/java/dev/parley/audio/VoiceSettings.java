@@ -13,11 +13,22 @@ import dev.parley.audio.vad.VadSettings;
  *                              not transcribed (there is no echo cancellation yet)
  * @param preRollMillis         audio kept from before speech (or a barge-in) was confirmed, replayed to the
  *                              recognizer, which hears nothing before speech starts in hands-free mode
- * @param clauseMinChars        clause length after which a comma may end a piece sent to synthesis
+ * @param firstClauseMinChars   the same for the first piece of a reply (what the listener waits for); without
+ *                              punctuation it is cut at a space by twice this length
+ * @param clauseMinChars        clause length after which a comma may end a later piece sent to synthesis
  * @param queueCapacity         capacity of each bounded queue between stages
+ * @param speculateAfterMillis  hands-free: after this much silence the reply starts speculatively on the live
+ *                              transcript, unheard until the end-of-turn silence confirms it (the user speaking
+ *                              again withdraws it); only with a {@link Responder} that can retract; 0 = off
  */
 public record VoiceSettings(Mode mode, int endOfTurnSilenceMillis, VadSettings vad, boolean halfDuplex,
-                            int preRollMillis, int clauseMinChars, int queueCapacity) {
+                            int preRollMillis, int firstClauseMinChars, int clauseMinChars, int queueCapacity,
+                            int speculateAfterMillis) {
+    /** The default end-of-turn silence (see docs/audio.md for why this value). */
+    public static final int DEFAULT_END_OF_TURN_SILENCE_MILLIS = 600;
+    /** The default silence after which a reply starts speculatively (see docs/audio.md). */
+    public static final int DEFAULT_SPECULATE_AFTER_MILLIS = 250;
+
     /** How the user's turn is delimited. */
     public enum Mode { HANDS_FREE, PUSH_TO_TALK }
 
@@ -28,23 +39,42 @@ public record VoiceSettings(Mode mode, int endOfTurnSilenceMillis, VadSettings v
         if (endOfTurnSilenceMillis < 100 || endOfTurnSilenceMillis > 10_000) {
             throw new IllegalArgumentException("expected an end-of-turn silence of 100..10000 ms but found " + endOfTurnSilenceMillis);
         }
-        if (preRollMillis < 0 || clauseMinChars < 1 || queueCapacity < 1) {
-            throw new IllegalArgumentException("expected non-negative pre-roll and positive clause length and queue capacity but found "
-                    + preRollMillis + ", " + clauseMinChars + ", " + queueCapacity);
+        if (preRollMillis < 0 || firstClauseMinChars < 1 || clauseMinChars < 1 || queueCapacity < 1) {
+            throw new IllegalArgumentException("expected non-negative pre-roll and positive clause lengths and queue capacity but found "
+                    + preRollMillis + ", " + firstClauseMinChars + ", " + clauseMinChars + ", " + queueCapacity);
+        }
+        if (speculateAfterMillis < 0 || speculateAfterMillis > 10_000) {
+            throw new IllegalArgumentException("expected a speculation silence of 0 (off) to 10000 ms but found "
+                    + speculateAfterMillis);
         }
     }
 
-    /** Hands-free, 600 ms end-of-turn silence, half-duplex. */
+    /** Hands-free, 600 ms end-of-turn silence, speculative replies after 250 ms, half-duplex. */
     public static VoiceSettings defaults() {
-        return new VoiceSettings(Mode.HANDS_FREE, 600, VadSettings.defaults(), true, 500,
-                SentenceSplitter.DEFAULT_CLAUSE_MIN_CHARS, 64);
+        return new VoiceSettings(Mode.HANDS_FREE, DEFAULT_END_OF_TURN_SILENCE_MILLIS, VadSettings.defaults(), true, 500,
+                SentenceSplitter.DEFAULT_FIRST_CLAUSE_MIN_CHARS, SentenceSplitter.DEFAULT_CLAUSE_MIN_CHARS, 64,
+                DEFAULT_SPECULATE_AFTER_MILLIS);
     }
 
     public VoiceSettings withMode(Mode m) {
-        return new VoiceSettings(m, endOfTurnSilenceMillis, vad, halfDuplex, preRollMillis, clauseMinChars, queueCapacity);
+        return new VoiceSettings(m, endOfTurnSilenceMillis, vad, halfDuplex, preRollMillis, firstClauseMinChars,
+                clauseMinChars, queueCapacity, speculateAfterMillis);
     }
 
     public VoiceSettings withEndOfTurnSilence(int millis) {
-        return new VoiceSettings(mode, millis, vad, halfDuplex, preRollMillis, clauseMinChars, queueCapacity);
+        return new VoiceSettings(mode, millis, vad, halfDuplex, preRollMillis, firstClauseMinChars, clauseMinChars,
+                queueCapacity, speculateAfterMillis);
+    }
+
+    /** With these clause lengths for the first and the later pieces sent to synthesis. */
+    public VoiceSettings withClauses(int firstMinChars, int laterMinChars) {
+        return new VoiceSettings(mode, endOfTurnSilenceMillis, vad, halfDuplex, preRollMillis, firstMinChars,
+                laterMinChars, queueCapacity, speculateAfterMillis);
+    }
+
+    /** With speculative replies after {@code millis} of silence (0 = off). */
+    public VoiceSettings withSpeculation(int millis) {
+        return new VoiceSettings(mode, endOfTurnSilenceMillis, vad, halfDuplex, preRollMillis, firstClauseMinChars,
+                clauseMinChars, queueCapacity, millis);
     }
 }

@@ -75,9 +75,14 @@ final class TalkCommand implements Callable<Integer> {
     @Option(names = "--push-to-talk", description = "Your turn is what you say between two presses of Enter (default: hands-free).")
     boolean pushToTalk;
 
-    @Option(names = "--end-silence", paramLabel = "MS", defaultValue = "600",
+    @Option(names = "--end-silence", paramLabel = "MS", defaultValue = "" + VoiceSettings.DEFAULT_END_OF_TURN_SILENCE_MILLIS,
             description = "Hands-free: the silence that ends your turn, in ms (default: ${DEFAULT-VALUE}).")
     int endSilence;
+
+    @Option(names = "--speculate", paramLabel = "MS", defaultValue = "" + VoiceSettings.DEFAULT_SPECULATE_AFTER_MILLIS,
+            description = "Start the reply after MS of silence, heard only if the turn then ends with the same words "
+                    + "(0 = off; default: ${DEFAULT-VALUE}).")
+    int speculate;
 
     @Option(names = "--input", paramLabel = "FILE.wav",
             description = "Say this recording instead of listening to the microphone (played in real time; for demos and tests).")
@@ -107,13 +112,16 @@ final class TalkCommand implements Callable<Integer> {
         if (maxTokens < 1) {
             throw new UsageException("--max-tokens must be at least 1, found " + maxTokens);
         }
+        if (speculate < 0 || speculate > 10_000) {
+            throw new UsageException("--speculate must be 0 (off) to 10000 ms, found " + speculate);
+        }
         if (endSilence < 100 || endSilence > 10_000) {
             throw new UsageException("--end-silence must be 100..10000 ms, found " + endSilence);
         }
         if (input != null && pushToTalk) {
             throw new UsageException("--push-to-talk needs a microphone: leave it out with --input");
         }
-        VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(endSilence)
+        VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(endSilence).withSpeculation(speculate)
                 .withMode(pushToTalk ? VoiceSettings.Mode.PUSH_TO_TALK : VoiceSettings.Mode.HANDS_FREE);
         Path voskDir = VoskModelChoice.choose(voskModel, storeArgs);
         VoskRecognizer.checkModelFolder(voskDir);

@@ -1,6 +1,8 @@
 package dev.parley.app.gui;
 
-import dev.parley.app.gui.voice.UnavailableVoice;
+import dev.parley.app.gui.voice.AppVoice;
+import dev.parley.app.gui.voice.VoiceOptions;
+import dev.parley.app.gui.voice.VoskModelLocator;
 import dev.parley.app.gui.voice.VoiceControl;
 import dev.parley.app.service.ChatService;
 import dev.parley.app.service.GenerationParams;
@@ -40,9 +42,17 @@ public final class AppContext implements AutoCloseable {
         this.voice = voice;
     }
 
-    /** Opens the home's database and settings; voice stays unavailable until a voice loop is wired in. */
+    /**
+     * Opens the home's database and settings, with the real voice loop: the Vosk model of the settings
+     * (or the catalog's default one in the model store), MaryTTS and the settings' audio devices. The
+     * loop starts when the window asks (in the background); without a Vosk model it says so.
+     */
     public static AppContext open(ParleyHome home) throws IOException {
-        return open(home, new UnavailableVoice("the voice loop is not wired into this build yet"));
+        home.create();
+        ModelCatalog catalog = ModelCatalog.load();
+        AppSettings settings = new SettingsStore(home.settings()).load();
+        VoiceControl voice = new AppVoice(new VoskModelLocator(home.modelStore(), catalog), VoiceOptions.of(settings));
+        return open(home, voice, catalog, new Downloader());
     }
 
     /** As {@link #open(ParleyHome)} with a voice loop. */

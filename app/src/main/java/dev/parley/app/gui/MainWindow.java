@@ -11,6 +11,7 @@ import dev.parley.app.gui.dashboard.DashboardView;
 import dev.parley.app.gui.dashboard.DashboardViewModel;
 import dev.parley.app.gui.settings.SettingsDialog;
 import dev.parley.app.gui.settings.SettingsViewModel;
+import dev.parley.app.gui.voice.VoiceOptions;
 import dev.parley.app.gui.voice.VoiceView;
 import dev.parley.app.gui.voice.VoiceViewModel;
 import dev.parley.app.store.AppSettings;
@@ -61,6 +62,7 @@ public final class MainWindow {
     private final DashboardViewModel dashboard;
     private final DashboardView dashboardView;
     private final TabPane tabs;
+    private final VoiceViewModel voiceViewModel;
 
     private MainWindow(AppContext context, Stage stage) {
         this.context = context;
@@ -80,7 +82,7 @@ public final class MainWindow {
 
         AppSettings settings = context.settings();
         ConversationListView list = new ConversationListView(conversations, this::export);
-        VoiceView voiceView = new VoiceView(voice, settings.pushToTalkKey());
+        VoiceView voiceView = new VoiceView(voice, () -> main.settingsProperty().get().pushToTalkKey());
         ChatView chatView = new ChatView(chat, voiceView);
         dashboardView = new DashboardView(dashboard, context.chat()::snapshot);
 
@@ -94,16 +96,22 @@ public final class MainWindow {
         root.setTop(topBar());
         root.setLeft(list);
         scene = new Scene(root, WIDTH, HEIGHT);
-        installPushToTalk(voice, settings.pushToTalkKey());
+        installPushToTalk(voice);
         applyTheme(settings.theme());
-        main.settingsProperty().addListener((o, a, s) -> applyTheme(s.theme()));
+        main.settingsProperty().addListener((o, a, s) -> {
+            applyTheme(s.theme());
+            if (!VoiceOptions.of(s).equals(VoiceOptions.of(a))) {
+                voice.apply(VoiceOptions.of(s));
+            }
+        });
 
         stage.setTitle("Parley");
         stage.setScene(scene);
         stage.setMinWidth(900);
         stage.setMinHeight(600);
         stage.setOnHidden(e -> dashboardView.stop());
-        voice.start(chat.spokenTurns());
+        voice.start(chat.spokenTurns());      // in the background: Vosk and MaryTTS take seconds
+        voiceViewModel = voice;
         conversations.items().stream().findFirst().ifPresent(c -> conversations.select(c.id()));
     }
 
@@ -203,27 +211,30 @@ public final class MainWindow {
                 ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet());
     }
 
-    private void installPushToTalk(VoiceViewModel voice, String key) {
-        KeyCombination combination;
-        try {
-            combination = KeyCombination.valueOf(key);
-        } catch (IllegalArgumentException e) {
-            combination = KeyCombination.valueOf("Ctrl+Space");
-        }
-        KeyCombination ptt = combination;
-        KeyCode code = ptt instanceof javafx.scene.input.KeyCodeCombination kc ? kc.getCode() : KeyCode.SPACE;
+    /** The push-to-talk key of the current settings: held down, Parley listens. */
+    private void installPushToTalk(VoiceViewModel voice) {
         scene.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
-            if (ptt.match(e)) {
+            if (pushToTalkKey().match(e)) {
                 e.consume();
                 voice.pushToTalk(true);
             }
         });
         scene.addEventFilter(KeyEvent.KEY_RELEASED, e -> {
+            KeyCode code = pushToTalkKey() instanceof javafx.scene.input.KeyCodeCombination kc ? kc.getCode()
+                    : KeyCode.SPACE;
             if (e.getCode() == code && voice.talkingProperty().get()) {
                 e.consume();
                 voice.pushToTalk(false);
             }
         });
+    }
+
+    private KeyCombination pushToTalkKey() {
+        try {
+            return KeyCombination.valueOf(main.settingsProperty().get().pushToTalkKey());
+        } catch (IllegalArgumentException e) {
+            return KeyCombination.valueOf("Ctrl+Space");
+        }
     }
 
     private void export(ConversationSummary c) {
@@ -269,6 +280,10 @@ public final class MainWindow {
 
     public ConversationListViewModel conversationsViewModel() {
         return conversations;
+    }
+
+    public VoiceViewModel voiceViewModel() {
+        return voiceViewModel;
     }
 
     public DashboardViewModel dashboardViewModel() {

@@ -25,12 +25,13 @@ import java.util.Objects;
  *                           {@code http://127.0.0.1:8080/v1}; "" for the local model
  * @param remoteKey          the server's API key ("" for none)
  * @param remoteModel        the model id to ask the server for ("" for the first it lists)
+ * @param voskModel          folder of the Vosk speech model ("" = the catalog's default one in the model store)
  */
 public record AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
                           double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
                           String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
                           Theme theme, WeightFormat weights, KvFormat kvCache, String remoteUrl, String remoteKey,
-                          String remoteModel) {
+                          String remoteModel, String voskModel) {
 
     public AppSettings {
         modelPath = modelPath == null ? "" : modelPath.strip();
@@ -65,6 +66,7 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         }
         remoteKey = remoteKey == null ? "" : remoteKey.strip();
         remoteModel = remoteModel == null ? "" : remoteModel.strip();
+        voskModel = voskModel == null ? "" : voskModel.strip();
     }
 
     /** The settings without a remote server (the local model). */
@@ -73,7 +75,7 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
                        String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
                        Theme theme, WeightFormat weights, KvFormat kvCache) {
         this(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice, speakingRate,
-                inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache, "", "", "");
+                inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache, "", "", "", "");
     }
 
     /** True when replies should come from the remote server. */
@@ -84,33 +86,34 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
     public AppSettings withRemote(String url, String key, String model) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
-                kvCache, url, key, model);
+                kvCache, url, key, model, voskModel);
     }
 
     /** The settings of a first start. */
     public static AppSettings defaults() {
         int cores = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
         return new AppSettings("", BackendKind.VECTOR, cores, 4096, 0.7, 0.95, 512,
-                "You are Parley, a friendly assistant. Keep answers short and clear.", "", 1.0, "", "", 800,
+                "You are Parley, a friendly assistant. Keep answers short and clear.", "", 1.0, "", "",
+                dev.parley.audio.VoiceSettings.DEFAULT_END_OF_TURN_SILENCE_MILLIS,
                 "Ctrl+Space", Theme.LIGHT, WeightFormat.STORED, KvFormat.F32);
     }
 
     public AppSettings withModelPath(String path) {
         return new AppSettings(path, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice,
                 speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache,
-                remoteUrl, remoteKey, remoteModel);
+                remoteUrl, remoteKey, remoteModel, voskModel);
     }
 
     public AppSettings withTheme(Theme t) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t, weights, kvCache,
-                remoteUrl, remoteKey, remoteModel);
+                remoteUrl, remoteKey, remoteModel, voskModel);
     }
 
     public AppSettings withSampling(double newTemperature, double newTopP, int newMaxTokens) {
         return new AppSettings(modelPath, backend, threads, contextSize, newTemperature, newTopP, newMaxTokens,
                 systemPrompt, voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme,
-                weights, kvCache, remoteUrl, remoteKey, remoteModel);
+                weights, kvCache, remoteUrl, remoteKey, remoteModel, voskModel);
     }
 
     private static void range(String name, int value, int min, int max) {

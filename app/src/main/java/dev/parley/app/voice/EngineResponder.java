@@ -8,6 +8,8 @@ import dev.parley.engine.generate.GenerationResult;
 import dev.parley.engine.generate.StopReason;
 import dev.parley.engine.generate.TokenEvent;
 import dev.parley.engine.sampling.Sampler;
+import dev.parley.engine.tokenizer.ChatMessage;
+import dev.parley.engine.tokenizer.Role;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,6 +29,8 @@ public final class EngineResponder implements Responder {
     private final int maxTokens;
     private final List<SpokenReply> replies = new ArrayList<>();
     private final List<Consumer<SpokenReply>> replyListeners = new CopyOnWriteArrayList<>();
+    /** The turns before the last reply (responder thread only), for {@link #retract()}. */
+    private List<ChatMessage> beforeLast;
 
     /**
      * @param conversation the chat the spoken turns join (used from the voice loop's responder thread only)
@@ -48,6 +52,7 @@ public final class EngineResponder implements Responder {
         cancel.onCancel(token::cancel);
         GenerationResult result;
         synchronized (conversation) {
+            beforeLast = conversation.messages().stream().filter(m -> m.role() != Role.SYSTEM).toList();
             result = conversation.reply(userText, sampler, maxTokens, token, event -> {
                 String text = switch (event) {
                     case TokenEvent.Token t -> t.text();
@@ -67,6 +72,32 @@ public final class EngineResponder implements Responder {
         }
         for (Consumer<SpokenReply> l : replyListeners) {
             l.accept(reply);
+        }
+    }
+
+    @Override
+    public boolean canRetract() {
+        return true;
+    }
+
+    /**
+     * Forgets the last reply (a speculative one the user talked over): the conversation goes back to
+     * the turns before it (the KV cache is reused as far as it matches) and the reply leaves
+     * {@link #replies()}.
+     */
+    @Override
+    public void retract() {
+        if (beforeLast == null) {
+            throw new IllegalStateException("expected a reply to retract but found none");
+        }
+        synchronized (conversation) {
+            conversation.restore(beforeLast);
+        }
+        beforeLast = null;
+        synchronized (replies) {
+            if (!replies.isEmpty()) {
+                replies.removeLast();
+            }
         }
     }
 

@@ -37,6 +37,15 @@ final class GuiHarness {
                 dev.parley.engine.model.WeightFormat.STORED, dev.parley.engine.model.KvFormat.F32);
     }
 
+    /** As {@link #settingsFor(Path, int, int)} with the Vosk model folder {@code vosk}. */
+    static AppSettings settingsFor(Path model, int contextSize, int maxTokens, Path vosk) {
+        AppSettings s = settingsFor(model, contextSize, maxTokens);
+        return new AppSettings(s.modelPath(), s.backend(), s.threads(), s.contextSize(), s.temperature(), s.topP(),
+                s.maxTokens(), s.systemPrompt(), s.voice(), s.speakingRate(), s.inputDevice(), s.outputDevice(),
+                s.endOfTurnSilenceMs(), s.pushToTalkKey(), s.theme(), s.weights(), s.kvCache(), s.remoteUrl(),
+                s.remoteKey(), s.remoteModel(), vosk.toString());
+    }
+
     void writeSettings(AppSettings s) throws Exception {
         new SettingsStore(home.settings()).save(s);
     }

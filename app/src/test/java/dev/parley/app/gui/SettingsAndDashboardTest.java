@@ -133,6 +133,8 @@ class SettingsAndDashboardTest {
         }
         GuiHarness.waitFor(() -> robot.lookup("#gauge-kv .gauge-value").queryLabeled().getText().contains(" / "));
         assertTrue(robot.lookup("#gauge-rss .gauge-value").queryLabeled().getText().endsWith("MiB"));
+        assertEquals("no GPU backend: the model runs on the CPU or a server",
+                robot.lookup("#gauge-gpu .gauge-value").queryLabeled().getText(), "the GPU gauge says why it is empty");
         assertTrue(app.window.dashboardViewModel().samplesProperty().get() >= 1);
     }
 

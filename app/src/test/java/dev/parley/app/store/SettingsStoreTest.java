@@ -21,7 +21,8 @@ class SettingsStoreTest {
         assertEquals(AppSettings.defaults(), store.load());
         AppSettings changed = new AppSettings("/models/x.gguf", BackendKind.SCALAR, 3, 2048, 0.2, 0.5, 77,
                 "Be terse.", "cmu-slt-hsmm", 1.25, "Mic 2", "Speakers", 1200, "Ctrl+T", Theme.DARK,
-                dev.parley.engine.model.WeightFormat.INT8, dev.parley.engine.model.KvFormat.INT8);
+                dev.parley.engine.model.WeightFormat.INT8, dev.parley.engine.model.KvFormat.INT8,
+                "http://127.0.0.1:8080/v1", "secret", "smollm2", "/models/vosk-small-en");
         store.save(changed);
         assertEquals(changed, new SettingsStore(dir.resolve("home/settings.json")).load());
         try (var files = Files.list(dir.resolve("home"))) {

@@ -98,6 +98,7 @@ class PipelineVoiceDeviceTest {
                         pieces.accept(t.text());
                     }
                 });
+                return -1;
             };
             assertTrue(new PipelineVoice(emptyModel, null, null, tts, VoiceSettings.defaults()).unavailableReason()
                     .orElseThrow().contains("no Vosk model in"));

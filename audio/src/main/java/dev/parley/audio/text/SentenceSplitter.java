@@ -12,11 +12,18 @@ import java.util.Set;
  * period after a known abbreviation ("Dr.", "e.g.", "U.S."), an initial ("J.") or inside a number
  * ("3.14") does not end one, nor does an ellipsis or period followed by a lower-case word. A long
  * sentence is cut early at a clause boundary ({@code , ; :} or a dash followed by a space) once the
- * clause is at least {@code clauseMinChars} long. Not thread-safe.
+ * clause is at least {@code clauseMinChars} long. The first piece of a reply has limits of its own
+ * ({@code firstClauseMinChars}, cut at a space by twice that length at the latest), because it is
+ * what the listener waits for: later pieces are synthesized while earlier ones play. Not thread-safe.
  */
 public final class SentenceSplitter {
     /** The clause length above which a comma may end a piece. */
     public static final int DEFAULT_CLAUSE_MIN_CHARS = 60;
+    /**
+     * The first piece's clause length: a comma after 20 characters ends it, and text without any
+     * punctuation is cut at a space before 40 (about 8 tokens, 1-2 s of speech).
+     */
+    public static final int DEFAULT_FIRST_CLAUSE_MIN_CHARS = 20;
 
     private static final Set<String> ABBREVIATIONS = Set.of(
             "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "ft", "vs", "etc", "e.g", "i.e", "cf", "approx",
@@ -26,17 +33,36 @@ public final class SentenceSplitter {
             "min", "max", "misc", "al");
     private static final String CLOSERS = "\"'”’)]»";
 
+    private final int firstClauseMinChars;
     private final int clauseMinChars;
     private final StringBuilder buf = new StringBuilder();
+    private int emitted;
 
+    /** With the default first and later clause lengths. */
     public SentenceSplitter() {
-        this(DEFAULT_CLAUSE_MIN_CHARS);
+        this(DEFAULT_FIRST_CLAUSE_MIN_CHARS, DEFAULT_CLAUSE_MIN_CHARS);
     }
 
+    /** The same clause length for every piece, the first one included (cut at a space by 4 x that length). */
     public SentenceSplitter(int clauseMinChars) {
+        this(clauseMinChars, clauseMinChars);
         if (clauseMinChars < 1) {
             throw new IllegalArgumentException("expected a positive clause length but found " + clauseMinChars);
         }
+    }
+
+    /**
+     * @param firstClauseMinChars clause length after which a comma ends the first piece; without punctuation
+     *                            the first piece is cut at a space by twice this length (when it is smaller
+     *                            than {@code clauseMinChars}; otherwise the first piece follows the later rules)
+     * @param clauseMinChars      the same for later pieces, cut at a space by four times this length
+     */
+    public SentenceSplitter(int firstClauseMinChars, int clauseMinChars) {
+        if (clauseMinChars < 1 || firstClauseMinChars < 1) {
+            throw new IllegalArgumentException("expected positive clause lengths but found " + firstClauseMinChars
+                    + " and " + clauseMinChars);
+        }
+        this.firstClauseMinChars = firstClauseMinChars;
         this.clauseMinChars = clauseMinChars;
     }
 
@@ -63,17 +89,24 @@ public final class SentenceSplitter {
         return out;
     }
 
-    /** Drops buffered text (the reply was cancelled). */
+    /** Drops buffered text (the reply was cancelled); the next piece is a first piece again. */
     public void reset() {
         buf.setLength(0);
+        emitted = 0;
     }
 
-    private static void emit(String s, List<String> out) {
+    private void emit(String s, List<String> out) {
         String t = s.strip();
         boolean hasWordChar = t.codePoints().anyMatch(Character::isLetterOrDigit);
         if (hasWordChar) {
             out.add(t);
+            emitted++;
         }
+    }
+
+    /** Clause length for the piece being collected. */
+    private int clauseMin() {
+        return emitted == 0 ? Math.min(firstClauseMinChars, clauseMinChars) : clauseMinChars;
     }
 
     /** End index (exclusive) of the first complete sentence or long clause in buf, or -1. */
@@ -121,7 +154,7 @@ public final class SentenceSplitter {
                 }
                 return j + 1;
             }
-            if ((c == ',' || c == ';' || c == ':' || c == '—' || c == '–') && i >= clauseMinChars
+            if ((c == ',' || c == ';' || c == ':' || c == '—' || c == '–') && i >= clauseMin()
                     && i + 1 < n && Character.isWhitespace(buf.charAt(i + 1))) {
                 return i + 1;
             }
@@ -135,12 +168,12 @@ public final class SentenceSplitter {
      * until it ends.
      */
     private int maxChars() {
-        return clauseMinChars * 4;
+        return emitted == 0 && firstClauseMinChars < clauseMinChars ? firstClauseMinChars * 2 : clauseMinChars * 4;
     }
 
     private int forcedBoundary() {
         int max = maxChars();
-        for (int i = max - 1; i >= clauseMinChars; i--) {
+        for (int i = max - 1; i >= clauseMin(); i--) {
             if (Character.isWhitespace(buf.charAt(i))) {
                 return i + 1;
             }

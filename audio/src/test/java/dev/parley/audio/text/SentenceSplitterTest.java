@@ -93,7 +93,9 @@ class SentenceSplitterTest {
     void longSentenceIsCutAtAClauseOnceLongEnough() {
         String text = "When you have finished preparing all of the vegetables for the soup, put them in the pot, "
                 + "then simmer. Short, sweet.";
-        List<String> out = split(text);
+        SentenceSplitter s = new SentenceSplitter(SentenceSplitter.DEFAULT_CLAUSE_MIN_CHARS);   // the first piece too
+        List<String> out = new ArrayList<>(s.feed(text));
+        out.addAll(s.flush());
         assertEquals(List.of("When you have finished preparing all of the vegetables for the soup,",
                 "put them in the pot, then simmer.", "Short, sweet."), out);
         assertTrue(out.get(0).length() > SentenceSplitter.DEFAULT_CLAUSE_MIN_CHARS);
@@ -119,5 +121,33 @@ class SentenceSplitterTest {
         s.feed("half a sent");
         s.reset();
         assertEquals(List.of(), s.flush());
+    }
+
+    @Test
+    void theFirstPieceIsShortAndLaterOnesFollowTheLongerRule() {
+        SentenceSplitter s = new SentenceSplitter(20, 60);
+        List<String> out = new ArrayList<>();
+        // A first clause ends at a comma after 20 characters; later ones only after 60.
+        for (String token : "Well, the short answer is yes, but there is more to say, and it takes a while to say it all, so listen. "
+                .split("(?<= )")) {
+            out.addAll(s.feed(token));
+        }
+        out.addAll(s.flush());
+        assertEquals(List.of("Well, the short answer is yes,",
+                "but there is more to say, and it takes a while to say it all,", "so listen."), out);
+
+        // Without any punctuation the first piece is cut at a space before 2 x 20 characters, later ones before 4 x 60.
+        SentenceSplitter rambling = new SentenceSplitter(20, 60);
+        List<String> pieces = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            pieces.addAll(rambling.feed("word" + i + " "));
+        }
+        assertTrue(pieces.size() >= 2, "pieces: " + pieces);
+        assertTrue(pieces.get(0).length() >= 20 && pieces.get(0).length() < 40, pieces.get(0));
+        assertTrue(pieces.get(1).length() > 60 && pieces.get(1).length() < 240, pieces.get(1));
+
+        rambling.reset();
+        List<String> again = rambling.feed("a fresh reply starts again with a short first piece ");
+        assertEquals(1, again.size(), "after a reset the next piece is a first piece: " + again);
     }
 }

@@ -11,6 +11,7 @@ import dev.parley.app.voice.LatencySummary;
 import dev.parley.app.voice.ScriptedSpeechSource;
 import dev.parley.audio.Exchange;
 import dev.parley.audio.PcmAudio;
+import dev.parley.audio.Speculation;
 import dev.parley.audio.TurnLatency;
 import dev.parley.audio.VoiceListener;
 import dev.parley.audio.VoicePipeline;
@@ -19,6 +20,7 @@ import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.capture.RealTimeSource;
 import dev.parley.audio.capture.WavFileSource;
+import dev.parley.audio.text.SentenceSplitter;
 import dev.parley.audio.playback.WavFileSink;
 import dev.parley.audio.tts.MaryTtsSynthesizer;
 import dev.parley.engine.generate.CachedSession;
@@ -73,15 +75,26 @@ final class VoiceBenchCommand implements Callable<Integer> {
             description = "At most N tokens per reply (default: ${DEFAULT-VALUE}).")
     int maxTokens;
 
-    @Option(names = "--end-silence", paramLabel = "MS", defaultValue = "600",
+    @Option(names = "--end-silence", paramLabel = "MS", defaultValue = "" + VoiceSettings.DEFAULT_END_OF_TURN_SILENCE_MILLIS,
             description = "The silence that ends a turn, in ms (default: ${DEFAULT-VALUE}).")
     int endSilence;
 
-    @Option(names = "--clause-chars", paramLabel = "N", defaultValue = "60",
-            description = {"A comma after N characters ends a piece sent to speech; text without any end is cut at a space "
-                    + "after 4 x N (default: ${DEFAULT-VALUE}).",
-                "Random-weight models rarely end a sentence: a smaller N makes their first piece as long as a real first sentence."})
+    @Option(names = "--clause-chars", paramLabel = "N", defaultValue = "" + SentenceSplitter.DEFAULT_CLAUSE_MIN_CHARS,
+            description = {"A comma after N characters ends a later piece sent to speech; text without any end is cut at a "
+                    + "space after 4 x N (default: ${DEFAULT-VALUE})."})
     int clauseChars;
+
+    @Option(names = "--first-clause-chars", paramLabel = "N",
+            defaultValue = "" + SentenceSplitter.DEFAULT_FIRST_CLAUSE_MIN_CHARS,
+            description = {"The same for a reply's first piece, cut at a space after 2 x N when N is below --clause-chars "
+                    + "(default: ${DEFAULT-VALUE}).",
+                "Random-weight models rarely end a sentence: this keeps their first piece as short as a real first sentence."})
+    int firstClauseChars;
+
+    @Option(names = "--speculate", paramLabel = "MS", defaultValue = "" + VoiceSettings.DEFAULT_SPECULATE_AFTER_MILLIS,
+            description = {"Start the reply after MS of silence, unheard until the end-of-turn silence confirms it "
+                    + "(0 = off; default: ${DEFAULT-VALUE})."})
+    int speculate;
 
     @Option(names = "--out", paramLabel = "FILE.wav", description = "Keep the spoken replies in this WAV file (default: discarded).")
     Path out;
@@ -100,12 +113,15 @@ final class VoiceBenchCommand implements Callable<Integer> {
         PrintStream err = terminal.err();
         PrintStream stdout = terminal.out();
         Path sinkFile = out != null ? out : Files.createTempFile("parley-bench-voice", ".wav");
-        if (clauseChars < 1) {
-            throw new UsageException("--clause-chars must be at least 1, found " + clauseChars);
+        if (speculate < 0 || speculate > 10_000) {
+            throw new UsageException("--speculate must be 0 (off) to 10000 ms, found " + speculate);
         }
-        VoiceSettings d = VoiceSettings.defaults().withEndOfTurnSilence(endSilence);
-        VoiceSettings settings = new VoiceSettings(d.mode(), d.endOfTurnSilenceMillis(), d.vad(), d.halfDuplex(),
-                d.preRollMillis(), clauseChars, d.queueCapacity());
+        if (clauseChars < 1 || firstClauseChars < 1) {
+            throw new UsageException("--clause-chars and --first-clause-chars must be at least 1, found " + clauseChars
+                    + " and " + firstClauseChars);
+        }
+        VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(endSilence)
+                .withClauses(firstClauseChars, clauseChars).withSpeculation(speculate);
         ScriptedSpeechSource script = new ScriptedSpeechSource(utterances, endSilence + 400, true);
         try (LoadedModel loaded = LoadedModel.open(modelArgs);
              CachedSession session = loaded.newSession(modelArgs.context())) {
@@ -133,6 +149,9 @@ final class VoiceBenchCommand implements Callable<Integer> {
                         throw new IOException("turn " + (i + 1) + " did not finish within " + TURN_TIMEOUT_S + " s");
                     }
                 }
+                Speculation sp = pipeline.speculation();
+                stdout.printf(Locale.ROOT, "speculative_replies started=%d confirmed=%d withdrawn=%d%n", sp.started(),
+                        sp.confirmed(), sp.started() - sp.confirmed());
             } finally {
                 if (out == null) {
                     Files.deleteIfExists(sinkFile);

@@ -124,18 +124,33 @@ public final class ChatViewModel {
         run(reply, listener -> service.regenerate(conversationId.get(), params.get(), listener), piece -> { });
     }
 
-    /** The handler of spoken turns for the voice loop: shows and answers them in this conversation. */
+    /**
+     * The handler of spoken turns for the voice loop: shows and answers them in this conversation
+     * (stored marked spoken), and adds the stages the loop measured (speech end to transcript, first
+     * token to first audio) to the chat turn's latency record for the dashboard.
+     */
     public SpokenTurns spokenTurns() {
-        return (text, pieces, cancelled) -> {
-            CompletableFuture<TurnOutcome> done = new CompletableFuture<>();
-            ui.execute(() -> start(text, true, pieces, cancelled).whenComplete((o, e) -> {
-                if (e != null) {
-                    done.completeExceptionally(e);
-                } else {
-                    done.complete(o);
-                }
-            }));
-            done.get();
+        return new SpokenTurns() {
+            @Override
+            public long respond(String text, Consumer<String> pieces, BooleanSupplier cancelled) throws Exception {
+                CompletableFuture<TurnOutcome> done = new CompletableFuture<>();
+                ui.execute(() -> start(text, true, pieces, cancelled).whenComplete((o, e) -> {
+                    if (e != null) {
+                        done.completeExceptionally(e);
+                    } else {
+                        done.complete(o);
+                    }
+                }));
+                return done.get().latency().turn();
+            }
+
+            @Override
+            public void measured(long chatTurn, dev.parley.audio.TurnLatency latency) {
+                double transcript = latency.millisAfterSpeechEnd(dev.parley.audio.TurnLatency.Stage.FINAL_TRANSCRIPT);
+                double firstAudio = latency.firstAudio() < 0 || latency.firstText() < 0 ? 0
+                        : (latency.firstAudio() - latency.firstText()) / 1e6;
+                service.recordVoiceStages(chatTurn, Double.isNaN(transcript) ? 0 : transcript, firstAudio);
+            }
         };
     }
 

@@ -80,7 +80,8 @@ public final class DashboardView extends ScrollPane {
                 "Java heap in use, of the most the JVM may take (-Xmx)");
         MemoryGauge rss = new MemoryGauge("gauge-rss", "Process resident memory",
                 "Physical memory of the whole process (VmRSS in /proc/self/status), including mapped weights");
-        MemoryGauge gpu = new MemoryGauge("gauge-gpu", "GPU memory", "Device memory in use by a GPU backend");
+        MemoryGauge gpu = new MemoryGauge("gauge-gpu", "GPU memory", "Device memory in use by a GPU backend; "
+                + "'no GPU backend' while the model runs on the CPU (Settings > Backend) or on a server, or none is loaded");
 
         Label queue = new Label();
         queue.setId("queue-label");
@@ -107,7 +108,9 @@ public final class DashboardView extends ScrollPane {
             heap.set(DashboardViewModel.bytes(s.heapUsedBytes()) + " / " + DashboardViewModel.bytes(s.heapMaxBytes()),
                     (double) s.heapUsedBytes() / s.heapMaxBytes());
             rss.set(DashboardViewModel.bytes(s.rssBytes()), -1);
-            gpu.set(s.gpuBytes() < 0 ? "no GPU backend" : DashboardViewModel.bytes(s.gpuBytes()), -1);
+            gpu.set(s.gpuBytes() >= 0 ? DashboardViewModel.bytes(s.gpuBytes())
+                    : s.modelLoaded() ? "no GPU backend: the model runs on the CPU or a server"
+                    : "no GPU backend: no model loaded", -1);
         });
 
         VBox memory = card("Memory", weights, kv, heap, rss, gpu);

@@ -95,9 +95,29 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         form.add(section("Voice"), 0, row++, 2, 1);
         row = add(form, row, "Voice", field("setting-voice", vm.voiceProperty()));
         row = add(form, row, "Speaking rate (×)", field("setting-rate", vm.speakingRateProperty()));
-        row = add(form, row, "Input device", field("setting-input", vm.inputDeviceProperty()));
-        row = add(form, row, "Output device", field("setting-output", vm.outputDeviceProperty()));
-        row = add(form, row, "End-of-turn silence (ms)", field("setting-silence", vm.endOfTurnSilenceProperty()));
+        TextField vosk = field("setting-vosk", vm.voskModelProperty());
+        vosk.setPromptText("the catalog's Vosk small English model, once downloaded");
+        Button browseVosk = new Button("Browse…");
+        browseVosk.setOnAction(e -> {
+            javafx.stage.DirectoryChooser chooser = new javafx.stage.DirectoryChooser();
+            chooser.setTitle("Vosk model folder");
+            File f = chooser.showDialog(getDialogPane().getScene().getWindow());
+            if (f != null) {
+                vm.voskModelProperty().set(f.getAbsolutePath());
+            }
+        });
+        HBox.setHgrow(vosk, Priority.ALWAYS);
+        row = add(form, row, "Speech model (Vosk folder)", new HBox(6, vosk, browseVosk));
+        row = add(form, row, "Input device", devices("setting-input", vm.inputDeviceProperty(),
+                dev.parley.audio.AudioDevices.names(),
+                "Microphone (a Java Sound mixer); empty for the system default"));
+        row = add(form, row, "Output device", devices("setting-output", vm.outputDeviceProperty(),
+                dev.parley.audio.AudioDevices.names(),
+                "Speaker (a Java Sound mixer); empty for the system default"));
+        TextField silence = field("setting-silence", vm.endOfTurnSilenceProperty());
+        silence.setTooltip(new javafx.scene.control.Tooltip("Hands-free: how long you must pause before Parley "
+                + "takes its turn. Shorter answers sooner but may cut you off mid-thought (see docs/audio.md)."));
+        row = add(form, row, "End-of-turn silence (ms)", silence);
         row = add(form, row, "Push-to-talk key", field("setting-ptt", vm.pushToTalkKeyProperty()));
 
         form.add(section("Appearance"), 0, row++, 2, 1);
@@ -131,6 +151,21 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         Label l = new Label(title);
         l.getStyleClass().addAll(Styles.TITLE_4, "settings-section");
         return l;
+    }
+
+    /** An editable list of the audio devices Java Sound knows; empty text means the system default. */
+    private static ComboBox<String> devices(String id, StringProperty property, java.util.List<String> names,
+                                            String tooltip) {
+        ComboBox<String> box = new ComboBox<>();
+        box.setId(id);
+        box.setEditable(true);
+        box.getItems().add("");
+        box.getItems().addAll(names);
+        box.setPromptText("system default");
+        box.setMaxWidth(Double.MAX_VALUE);
+        box.getEditor().textProperty().bindBidirectional(property);
+        box.setTooltip(new javafx.scene.control.Tooltip(tooltip));
+        return box;
     }
 
     private static TextField field(String id, StringProperty property) {

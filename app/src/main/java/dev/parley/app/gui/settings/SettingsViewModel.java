@@ -36,6 +36,7 @@ public final class SettingsViewModel {
     private final StringProperty outputDevice = new SimpleStringProperty();
     private final StringProperty endOfTurnSilence = new SimpleStringProperty();
     private final StringProperty pushToTalkKey = new SimpleStringProperty();
+    private final StringProperty voskModel = new SimpleStringProperty();
     private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>();
     private final StringProperty remoteUrl = new SimpleStringProperty();
     private final StringProperty remoteKey = new SimpleStringProperty();
@@ -59,6 +60,7 @@ public final class SettingsViewModel {
         outputDevice.set(s.outputDevice());
         endOfTurnSilence.set(Integer.toString(s.endOfTurnSilenceMs()));
         pushToTalkKey.set(s.pushToTalkKey());
+        voskModel.set(s.voskModel());
         theme.set(s.theme());
         remoteUrl.set(s.remoteUrl());
         remoteKey.set(s.remoteKey());
@@ -75,7 +77,8 @@ public final class SettingsViewModel {
                     integer("Max tokens", maxTokens), systemPrompt.get(), voice.get(),
                     decimal("Speaking rate", speakingRate), inputDevice.get(), outputDevice.get(),
                     integer("End-of-turn silence", endOfTurnSilence), pushToTalkKey.get(), theme.get(),
-                    weights.get(), kvCache.get(), remoteUrl.get(), remoteKey.get(), remoteModel.get());
+                    weights.get(), kvCache.get(), remoteUrl.get(), remoteKey.get(), remoteModel.get(),
+                    voskModel.get());
             error.set("");
             return Optional.of(s);
         } catch (IllegalArgumentException | NullPointerException e) {
@@ -122,6 +125,8 @@ public final class SettingsViewModel {
     public StringProperty outputDeviceProperty() { return outputDevice; }
     public StringProperty endOfTurnSilenceProperty() { return endOfTurnSilence; }
     public StringProperty pushToTalkKeyProperty() { return pushToTalkKey; }
+    /** The Vosk model folder ("" = the catalog's default speech model in the model store). */
+    public StringProperty voskModelProperty() { return voskModel; }
     public ObjectProperty<Theme> themeProperty() { return theme; }
     public StringProperty remoteUrlProperty() { return remoteUrl; }
     public StringProperty remoteKeyProperty() { return remoteKey; }

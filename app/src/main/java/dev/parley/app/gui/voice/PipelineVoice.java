@@ -17,13 +17,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
  * The real {@link VoiceControl}: the audio module's {@link VoicePipeline} on the microphone and
  * speaker, with Vosk from {@code voskModel} and a synthesizer the app owns (MaryTTS starts once).
  * Spoken turns go to {@link SpokenTurns} (the chat service: stored marked spoken), live state to
- * {@link VoiceEvents}, each finished exchange (with its stage latencies) to the exchange listeners.
+ * {@link VoiceEvents}, each finished exchange (with its stage latencies) to the exchange listeners and,
+ * paired with the chat turn that answered it, to {@link SpokenTurns#measured}.
  * Half-duplex: there is no echo cancellation, so Parley's own voice is not transcribed while it talks.
  * Switching hands-free on or off restarts the pipeline in the other mode.
  */
@@ -95,10 +97,18 @@ public final class PipelineVoice implements VoiceControl {
             throw e;
         }
         source = new MutableSource(mic);
-        pipeline = new VoicePipeline(source, vosk,
-                (text, pieces, cancel) -> turns.respond(text, pieces, cancel::isCancelled),
-                new KeepOpenSynthesizer(tts), sink, settings);
-        pipeline.addListener(new Events(events));
+        // Turn numbers start again with each pipeline, so each start pairs its own turns.
+        VoiceTurnLink link = new VoiceTurnLink((chatTurn, latency) -> turns.measured(chatTurn, latency));
+        AtomicLong replying = new AtomicLong(-1);
+        pipeline = new VoicePipeline(source, vosk, (text, pieces, cancel) -> {
+            replying.set(-1);
+            long chatTurn = turns.respond(text, pieces, cancel::isCancelled);
+            long voiceTurn = replying.get();
+            if (voiceTurn >= 0 && chatTurn >= 0) {
+                link.answered(voiceTurn, chatTurn);
+            }
+        }, new KeepOpenSynthesizer(tts), sink, settings);
+        pipeline.addListener(new Events(events, link, replying));
         pipeline.start();
     }
 
@@ -110,7 +120,7 @@ public final class PipelineVoice implements VoiceControl {
     }
 
     @Override
-    public synchronized void setHandsFree(boolean on) {
+    public synchronized void setHandsFree(boolean on) throws IOException {
         VoiceSettings.Mode mode = on ? VoiceSettings.Mode.HANDS_FREE : VoiceSettings.Mode.PUSH_TO_TALK;
         if (settings.mode() == mode) {
             return;
@@ -121,7 +131,7 @@ public final class PipelineVoice implements VoiceControl {
             try {
                 start(turns, events);
             } catch (IOException e) {
-                events.error("voice: could not restart the loop in " + mode + " mode: " + e.getMessage());
+                throw new IOException("could not restart the voice loop in " + mode + " mode: " + e.getMessage(), e);
             }
         }
     }
@@ -194,9 +204,18 @@ public final class PipelineVoice implements VoiceControl {
     /** Hands the pipeline's events to the UI's and the exchange listeners. */
     private final class Events implements VoiceListener {
         private final VoiceEvents ui;
+        private final VoiceTurnLink link;
+        private final AtomicLong replying;
 
-        Events(VoiceEvents ui) {
+        Events(VoiceEvents ui, VoiceTurnLink link, AtomicLong replying) {
             this.ui = ui;
+            this.link = link;
+            this.replying = replying;
+        }
+
+        @Override
+        public void replyText(long turn, String piece) {
+            replying.set(turn);       // called while the responder of this turn runs
         }
 
         @Override
@@ -222,6 +241,7 @@ public final class PipelineVoice implements VoiceControl {
         @Override
         public void turnFinished(Exchange exchange) {
             ui.speaking(false);
+            link.finished(exchange.turn(), exchange.latency());
             for (Consumer<Exchange> l : exchangeListeners) {
                 l.accept(exchange);
             }

@@ -1,5 +1,6 @@
 package dev.parley.app.gui.voice;
 
+import dev.parley.audio.TurnLatency;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -10,5 +11,17 @@ import java.util.function.Consumer;
  */
 @FunctionalInterface
 public interface SpokenTurns {
-    void respond(String userText, Consumer<String> pieces, BooleanSupplier cancelled) throws Exception;
+    /**
+     * Answers {@code userText}.
+     *
+     * @return the number of the chat turn that answered (the chat service's latency record), or -1 for none
+     */
+    long respond(String userText, Consumer<String> pieces, BooleanSupplier cancelled) throws Exception;
+
+    /**
+     * The voice stages the loop measured for chat turn {@code chatTurn} (speech end, final transcript,
+     * first text, first audio), once its audio finished or was interrupted. Ignored by default.
+     */
+    default void measured(long chatTurn, TurnLatency latency) {
+    }
 }

@@ -14,17 +14,21 @@ public interface VoiceControl extends AutoCloseable {
     /** Why voice cannot be used here, or empty when it can. */
     Optional<String> unavailableReason();
 
-    /** Starts capturing; spoken turns go to {@code turns}, live state to {@code events}. */
+    /** Starts capturing (may take seconds: not on the UI thread); spoken turns go to {@code turns}, live state to {@code events}. */
     void start(SpokenTurns turns, VoiceEvents events) throws IOException;
 
     /** Push-to-talk pressed (start of an utterance) or released (its end). */
     void pushToTalk(boolean pressed);
 
-    /** Hands-free: turns end on silence instead of on push-to-talk release. */
-    void setHandsFree(boolean on);
+    /** Hands-free: turns end on silence instead of on push-to-talk release (may restart the loop: not on the UI thread). */
+    void setHandsFree(boolean on) throws IOException;
 
     /** Mute: the microphone's frames are dropped while on. */
     void setMuted(boolean muted);
+
+    /** Adopts new devices, model or timing (restarting a running loop); may block, so not on the UI thread. */
+    default void apply(VoiceOptions options) throws IOException {
+    }
 
     /** Stops Parley speaking and cancels the reply (barge-in). */
     void interrupt();

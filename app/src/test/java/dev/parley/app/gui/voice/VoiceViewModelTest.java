@@ -61,13 +61,28 @@ class VoiceViewModelTest {
     void controlsReachTheLoopAndEventsAreCoalesced() throws Exception {
         RecordingVoice voice = new RecordingVoice();
         List<Runnable> ui = new ArrayList<>();
-        VoiceViewModel vm = new VoiceViewModel(voice, ui::add);
+        VoiceViewModel vm = new VoiceViewModel(voice, ui::add, Runnable::run);
         List<String> replies = new ArrayList<>();
-        vm.start((text, pieces, cancelled) -> replies.add(text));
+        vm.start((text, pieces, cancelled) -> {
+            replies.add(text);
+            return 7;
+        });
+        assertFalse(vm.availableProperty().get(), "not available until the loop reports it started");
+        assertTrue(vm.loadingProperty().get());
+        ui.forEach(Runnable::run);
+        ui.clear();
+        assertTrue(vm.availableProperty().get());
+        assertFalse(vm.loadingProperty().get());
+        assertTrue(vm.statusProperty().get().startsWith("Voice ready"), vm.statusProperty().get());
         vm.pushToTalk(true);
         vm.pushToTalk(true);
         vm.pushToTalk(false);
         vm.handsFreeProperty().set(true);
+        assertFalse(vm.availableProperty().get(), "switching modes restarts the loop");
+        ui.forEach(Runnable::run);
+        ui.clear();
+        assertTrue(vm.availableProperty().get());
+        assertTrue(vm.statusProperty().get().startsWith("Hands-free"), vm.statusProperty().get());
         vm.mutedProperty().set(true);
         vm.interrupt();
         assertEquals(List.of("start", "ptt true", "ptt false", "hands-free true", "mute true", "interrupt"),
@@ -85,14 +100,14 @@ class VoiceViewModelTest {
 
         BooleanSupplier never = () -> false;
         Consumer<String> ignore = s -> { };
-        voice.turns.respond("what time is it", ignore, never);
+        assertEquals(7, voice.turns.respond("what time is it", ignore, never));
         assertEquals(List.of("what time is it"), replies);
     }
 
     @Test
     void anUnavailableLoopDisablesTheControlsAndSaysWhy() {
-        VoiceViewModel vm = new VoiceViewModel(new UnavailableVoice("no microphone"), Runnable::run);
-        vm.start((t, p, c) -> { });
+        VoiceViewModel vm = new VoiceViewModel(new UnavailableVoice("no microphone"), Runnable::run, Runnable::run);
+        vm.start((t, p, c) -> -1);
         vm.pushToTalk(true);
         assertFalse(vm.availableProperty().get());
         assertFalse(vm.talkingProperty().get());

@@ -1,0 +1,33 @@
+package dev.parley.app.gui.voice;
+
+import dev.parley.app.store.AppSettings;
+
+/**
+ * The settings the voice loop is built from, taken from {@link AppSettings}: which Vosk model, which
+ * capture and playback devices, which MaryTTS voice, and the silence that ends a hands-free turn.
+ *
+ * @param voskModel          Vosk model folder, or "" for the catalog's default speech model in the model store
+ * @param inputDevice        capture mixer name, or "" for the system default
+ * @param outputDevice       playback mixer name, or "" for the system default
+ * @param voice              MaryTTS voice name, or "" for the bundled default
+ * @param endOfTurnSilenceMs silence after speech that ends a hands-free turn
+ */
+public record VoiceOptions(String voskModel, String inputDevice, String outputDevice, String voice,
+                           int endOfTurnSilenceMs) {
+    public VoiceOptions {
+        voskModel = voskModel == null ? "" : voskModel.strip();
+        inputDevice = inputDevice == null ? "" : inputDevice.strip();
+        outputDevice = outputDevice == null ? "" : outputDevice.strip();
+        voice = voice == null ? "" : voice.strip();
+        if (endOfTurnSilenceMs < 100 || endOfTurnSilenceMs > 10_000) {
+            throw new IllegalArgumentException("expected an end-of-turn silence of 100..10000 ms but found "
+                    + endOfTurnSilenceMs);
+        }
+    }
+
+    /** The voice part of {@code settings}. */
+    public static VoiceOptions of(AppSettings settings) {
+        return new VoiceOptions(settings.voskModel(), settings.inputDevice(), settings.outputDevice(), settings.voice(),
+                settings.endOfTurnSilenceMs());
+    }
+}
