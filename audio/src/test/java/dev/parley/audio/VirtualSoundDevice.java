@@ -43,13 +43,23 @@ public final class VirtualSoundDevice implements AutoCloseable {
         Files.deleteIfExists(in);
         Process p = new ProcessBuilder("mkfifo", in.toString()).redirectErrorStream(true).start();
         assumeTrue(p.waitFor() == 0, "skipped: mkfifo failed");
+        writeConfig(home);
+        return new VirtualSoundDevice(home);
+    }
+
+    /**
+     * Writes the {@code .asoundrc} of the virtual device into {@code home} (always the same text for the same
+     * folder). ALSA reads its configuration once per process, so a test JVM must have it before anything touches
+     * Java Sound: {@link AlsaConfigSessionListener} writes it when the test session opens.
+     */
+    public static void writeConfig(Path home) throws IOException {
+        Files.createDirectories(home);
         Files.writeString(home.resolve(".asoundrc"), """
                 pcm.!default { type asym  playback.pcm "vplay"  capture.pcm "vcap" }
                 pcm.vplay { type file slave.pcm "vnull" file "%s" format "raw" }
                 pcm.vcap  { type file slave.pcm "vnull" file "/dev/null" infile "%s" format "raw" }
                 pcm.vnull { type null }
-                """.formatted(home.resolve("out.raw"), in));
-        return new VirtualSoundDevice(home);
+                """.formatted(home.resolve("out.raw"), home.resolve("in.raw")));
     }
 
     /**
