@@ -109,7 +109,8 @@ public final class AppContext implements AutoCloseable {
     /** Generation parameters of the current settings (a fresh seed per turn). */
     public GenerationParams generationParams() {
         AppSettings s = settings;
-        return new GenerationParams(s.temperature(), s.topP(), s.maxTokens(), s.systemPrompt(), System.nanoTime());
+        return new GenerationParams(s.temperature(), s.topP(), s.maxTokens(), s.systemPrompt(), System.nanoTime(),
+                s.contextPolicyValue());
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.parley.app.store;
 import dev.parley.engine.backend.BackendKind;
 import dev.parley.engine.model.KvFormat;
 import dev.parley.engine.model.WeightFormat;
+import dev.parley.engine.generate.ContextPolicy;
 import java.util.Objects;
 
 /**
@@ -31,7 +32,7 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
                           double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
                           String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
                           Theme theme, WeightFormat weights, KvFormat kvCache, String remoteUrl, String remoteKey,
-                          String remoteModel, String voskModel) {
+                          String remoteModel, String voskModel, String contextPolicy) {
 
     public AppSettings {
         modelPath = modelPath == null ? "" : modelPath.strip();
@@ -67,6 +68,24 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         remoteKey = remoteKey == null ? "" : remoteKey.strip();
         remoteModel = remoteModel == null ? "" : remoteModel.strip();
         voskModel = voskModel == null ? "" : voskModel.strip();
+        contextPolicy = contextPolicy == null || contextPolicy.isBlank() ? ContextPolicy.DEFAULT.toString()
+                : ContextPolicy.parse(contextPolicy).toString();
+    }
+
+    /** The settings with the default context policy (keep the system message and the most recent turns). */
+    public AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
+                       double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
+                       String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
+                       Theme theme, WeightFormat weights, KvFormat kvCache, String remoteUrl, String remoteKey,
+                       String remoteModel, String voskModel) {
+        this(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice, speakingRate,
+                inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache, remoteUrl,
+                remoteKey, remoteModel, voskModel, "");
+    }
+
+    /** What happens when a conversation outgrows the context window, as {@link ContextPolicy#parse} reads it. */
+    public ContextPolicy contextPolicyValue() {
+        return ContextPolicy.parse(contextPolicy);
     }
 
     /** The settings without a remote server (the local model). */
@@ -86,7 +105,7 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
     public AppSettings withRemote(String url, String key, String model) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
-                kvCache, url, key, model, voskModel);
+                kvCache, url, key, model, voskModel, contextPolicy);
     }
 
     /** The settings of a first start. */
@@ -101,19 +120,19 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
     public AppSettings withModelPath(String path) {
         return new AppSettings(path, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice,
                 speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache,
-                remoteUrl, remoteKey, remoteModel, voskModel);
+                remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy);
     }
 
     public AppSettings withTheme(Theme t) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t, weights, kvCache,
-                remoteUrl, remoteKey, remoteModel, voskModel);
+                remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy);
     }
 
     public AppSettings withSampling(double newTemperature, double newTopP, int newMaxTokens) {
         return new AppSettings(modelPath, backend, threads, contextSize, newTemperature, newTopP, newMaxTokens,
                 systemPrompt, voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme,
-                weights, kvCache, remoteUrl, remoteKey, remoteModel, voskModel);
+                weights, kvCache, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy);
     }
 
     private static void range(String name, int value, int min, int max) {

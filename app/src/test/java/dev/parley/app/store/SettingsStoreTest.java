@@ -22,7 +22,8 @@ class SettingsStoreTest {
         AppSettings changed = new AppSettings("/models/x.gguf", BackendKind.SCALAR, 3, 2048, 0.2, 0.5, 77,
                 "Be terse.", "cmu-slt-hsmm", 1.25, "Mic 2", "Speakers", 1200, "Ctrl+T", Theme.DARK,
                 dev.parley.engine.model.WeightFormat.INT8, dev.parley.engine.model.KvFormat.INT8,
-                "http://127.0.0.1:8080/v1", "secret", "smollm2", "/models/vosk-small-en");
+                "http://127.0.0.1:8080/v1", "secret", "smollm2", "/models/vosk-small-en", "keep-recent:0.6");
+        assertEquals(dev.parley.engine.generate.ContextPolicy.keepSystemAndRecent(0.6), changed.contextPolicyValue());
         store.save(changed);
         assertEquals(changed, new SettingsStore(dir.resolve("home/settings.json")).load());
         try (var files = Files.list(dir.resolve("home"))) {
@@ -50,6 +51,9 @@ class SettingsStoreTest {
         e = assertThrows(IOException.class, () -> new SettingsStore(file).load());
         assertTrue(e.getMessage().contains("expected a JSON object"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> AppSettings.defaults().withSampling(0.5, 0.9, 0));
+        Files.writeString(file, "{\"contextPolicy\": \"forget-everything\"}");
+        e = assertThrows(IOException.class, () -> new SettingsStore(file).load());
+        assertTrue(e.getMessage().contains("context policy"), e.getMessage());
     }
 
     @Test

@@ -15,6 +15,7 @@ import javafx.scene.control.ComboBox;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
+import javafx.scene.control.Tooltip;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
@@ -91,6 +92,15 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         system.setWrapText(true);
         system.textProperty().bindBidirectional(vm.systemPromptProperty());
         row = add(form, row, "System prompt", system);
+        ComboBox<String> policy = new ComboBox<>();
+        policy.setId("setting-context-policy");
+        policy.setEditable(true);
+        policy.getItems().setAll("keep-recent", "keep-recent:0.75", "stop");
+        policy.valueProperty().bindBidirectional(vm.contextPolicyProperty());
+        policy.setTooltip(new Tooltip("When a conversation outgrows the context window: keep-recent keeps the system "
+                + "prompt and the most recent whole turns in half the window (keep-recent:F keeps a fraction F), "
+                + "and the chat says when older messages were dropped; stop ends the reply when the window is full."));
+        row = add(form, row, "Long conversations", policy);
 
         form.add(section("Voice"), 0, row++, 2, 1);
         row = add(form, row, "Voice", field("setting-voice", vm.voiceProperty()));

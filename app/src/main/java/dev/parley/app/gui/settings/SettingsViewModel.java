@@ -37,6 +37,7 @@ public final class SettingsViewModel {
     private final StringProperty endOfTurnSilence = new SimpleStringProperty();
     private final StringProperty pushToTalkKey = new SimpleStringProperty();
     private final StringProperty voskModel = new SimpleStringProperty();
+    private final StringProperty contextPolicy = new SimpleStringProperty();
     private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>();
     private final StringProperty remoteUrl = new SimpleStringProperty();
     private final StringProperty remoteKey = new SimpleStringProperty();
@@ -61,6 +62,7 @@ public final class SettingsViewModel {
         endOfTurnSilence.set(Integer.toString(s.endOfTurnSilenceMs()));
         pushToTalkKey.set(s.pushToTalkKey());
         voskModel.set(s.voskModel());
+        contextPolicy.set(s.contextPolicy());
         theme.set(s.theme());
         remoteUrl.set(s.remoteUrl());
         remoteKey.set(s.remoteKey());
@@ -78,7 +80,7 @@ public final class SettingsViewModel {
                     decimal("Speaking rate", speakingRate), inputDevice.get(), outputDevice.get(),
                     integer("End-of-turn silence", endOfTurnSilence), pushToTalkKey.get(), theme.get(),
                     weights.get(), kvCache.get(), remoteUrl.get(), remoteKey.get(), remoteModel.get(),
-                    voskModel.get());
+                    voskModel.get(), contextPolicy.get());
             error.set("");
             return Optional.of(s);
         } catch (IllegalArgumentException | NullPointerException e) {
@@ -127,6 +129,9 @@ public final class SettingsViewModel {
     public StringProperty pushToTalkKeyProperty() { return pushToTalkKey; }
     /** The Vosk model folder ("" = the catalog's default speech model in the model store). */
     public StringProperty voskModelProperty() { return voskModel; }
+
+    /** {@code keep-recent}, {@code keep-recent:FRACTION} or {@code stop}. */
+    public StringProperty contextPolicyProperty() { return contextPolicy; }
     public ObjectProperty<Theme> themeProperty() { return theme; }
     public StringProperty remoteUrlProperty() { return remoteUrl; }
     public StringProperty remoteKeyProperty() { return remoteKey; }
