@@ -24,9 +24,9 @@ public final class ComputeLimit {
      * to compile the kernels, longer on a busy machine).
      */
     public static double int8OpsPerSecond(Backend backend, double seconds) {
-        int rows = 384;
+        int rows = 1536;
         int cols = 576;
-        int tokens = 64;
+        int tokens = 128;
         SplittableRandom random = new SplittableRandom(42);
         float[] w = new float[rows * cols];
         for (int i = 0; i < w.length; i++) {
