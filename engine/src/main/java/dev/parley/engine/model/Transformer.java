@@ -107,17 +107,38 @@ final class Transformer {
             rmsNorm(s.xb, s.x, lw.ffnNorm(), count, dim);
             act.set(s.xb, count, dim);
             backend.matmul(gateUp[l], act, s.gateUpOut);
-            int n = count * c.ffnDim();
-            for (int i = 0; i < n; i++) {
-                float g = s.hb[i];
-                s.hb[i] = g / (1f + (float) Math.exp(-g)) * s.hb2[i];
-            }
+            swiGlu(s, count * c.ffnDim());
             act.set(s.hb, count, c.ffnDim());
             backend.matmul(lw.wDown(), act, s.xb2);
             add(s.x, s.xb2, count * dim);
         }
         if (logitRows != null && nLogits > 0) {
             logits(s, logitRows, nLogits, logitsOut);
+        }
+    }
+
+    /**
+     * {@code hb = silu(hb) * hb2}, element by element; split over the backend's threads when the step is large
+     * enough to pay for the hand-off (a batched step's exps cost as much as a small matrix product).
+     */
+    private void swiGlu(SessionState s, int n) {
+        if (n < 16_384 || backend.threads() == 1) {
+            swiGlu(s.hb, s.hb2, 0, n);
+            return;
+        }
+        int pieces = backend.threads() * 4;
+        int per = (n + pieces - 1) / pieces;
+        backend.parallelFor(pieces, (from, to, thread) -> {
+            for (int p = from; p < to; p++) {
+                swiGlu(s.hb, s.hb2, p * per, Math.min(n, (p + 1) * per));
+            }
+        });
+    }
+
+    private static void swiGlu(float[] hb, float[] hb2, int from, int to) {
+        for (int i = from; i < to; i++) {
+            float g = hb[i];
+            hb[i] = g / (1f + (float) Math.exp(-g)) * hb2[i];
         }
     }
 
