@@ -40,6 +40,7 @@ public final class MaryTtsSynthesizer implements SpeechSynthesizer {
     private final LocalMaryInterface mary;
     private final String voice;
     private final int sampleRate;
+    private volatile double speakingRate = 1.0;
 
     private MaryTtsSynthesizer(LocalMaryInterface mary, String voice, int sampleRate) {
         this.mary = mary;
@@ -92,6 +93,21 @@ public final class MaryTtsSynthesizer implements SpeechSynthesizer {
         return voice;
     }
 
+    /**
+     * Speaks {@code rate} times as fast as the voice's own pace (0.5 to 2), pitch unchanged ({@link TimeStretch}):
+     * MaryTTS's HMM voice takes its durations from its acoustic model, so neither its {@code Rate} effect nor an
+     * SSML prosody rate changes them. At a rate other than 1 each sentence is stretched whole, so its first audio
+     * comes when the sentence is synthesized rather than as it streams. Applies from the next sentence.
+     *
+     * @throws IllegalArgumentException when {@code rate} is outside 0.5 to 2
+     */
+    public void speakingRate(double rate) {
+        if (!(rate >= 0.5 && rate <= 2)) {
+            throw new IllegalArgumentException("expected a speaking rate from 0.5 to 2 but found " + rate);
+        }
+        this.speakingRate = rate;
+    }
+
     @Override
     public int sampleRate() {
         return sampleRate;
@@ -102,6 +118,37 @@ public final class MaryTtsSynthesizer implements SpeechSynthesizer {
         if (text == null || text.isBlank() || cancel.isCancelled()) {
             return;
         }
+        double rate = speakingRate;
+        if (rate != 1.0) {
+            java.util.List<PcmAudio> whole = new java.util.ArrayList<>();
+            synthesizeAtOwnPace(text, whole::add, cancel);
+            if (whole.isEmpty() || cancel.isCancelled()) {
+                return;
+            }
+            int total = 0;
+            for (PcmAudio a : whole) {
+                total += a.samples().length;
+            }
+            short[] all = new short[total];
+            int at = 0;
+            for (PcmAudio a : whole) {
+                System.arraycopy(a.samples(), 0, all, at, a.samples().length);
+                at += a.samples().length;
+            }
+            int sr = whole.getFirst().sampleRate();
+            short[] stretched = TimeStretch.stretch(all, sr, rate);
+            int piece = Math.max(1, sr * CHUNK_MILLIS / 1000);
+            for (int from = 0; from < stretched.length && !cancel.isCancelled(); from += piece) {
+                chunks.accept(new PcmAudio(java.util.Arrays.copyOfRange(stretched, from,
+                        Math.min(stretched.length, from + piece)), sr));
+            }
+            return;
+        }
+        synthesizeAtOwnPace(text, chunks, cancel);
+    }
+
+    private void synthesizeAtOwnPace(String text, Consumer<PcmAudio> chunks, CancellationSignal cancel)
+            throws IOException {
         AudioInputStream raw;
         try {
             raw = mary.generateAudio(text);

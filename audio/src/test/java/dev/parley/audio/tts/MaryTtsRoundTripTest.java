@@ -56,6 +56,20 @@ class MaryTtsRoundTripTest {
     }
 
     @Test
+    void fasterAndSlowerSpeechIsStillRecognized() throws IOException {
+        try {
+            for (double rate : new double[] {1.3, 0.8}) {
+                tts.speakingRate(rate);
+                String sentence = "set a timer for five minutes";
+                assertEquals(sentence, vosk.transcribe(Resampler.resample(tts.synthesize(sentence), 16_000)).text(),
+                        "at " + rate + "x");
+            }
+        } finally {
+            tts.speakingRate(1.0);
+        }
+    }
+
+    @Test
     void normalizedNumbersAreSpokenAsWords() throws IOException {
         // "5" would be read by MaryTTS itself too; the normalizer makes it explicit, Vosk checks the words
         String spoken = new SpeechNormalizer().normalize("set a timer for 5 minutes");

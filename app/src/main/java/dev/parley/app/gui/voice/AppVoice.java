@@ -60,7 +60,15 @@ public final class AppVoice implements VoiceControl {
             return;
         }
         boolean newVoice = !next.voice().equals(options.voice());
+        boolean onlyRate = next.equals(new VoiceOptions(options.voskModel(), options.inputDevice(),
+                options.outputDevice(), options.voice(), options.endOfTurnSilenceMs(), next.speakingRate()));
         options = next;
+        if (onlyRate) { // no restart: the next sentence is spoken at the new rate
+            if (tts != null) {
+                tts.speakingRate(next.speakingRate());
+            }
+            return;
+        }
         if (newVoice && tts != null && loop == null) {
             tts.close();
             tts = null;
@@ -86,6 +94,7 @@ public final class AppVoice implements VoiceControl {
         if (tts == null) {
             tts = MaryTtsSynthesizer.start(options.voice().isEmpty() ? MaryTtsSynthesizer.DEFAULT_VOICE : options.voice());
         }
+        tts.speakingRate(options.speakingRate());
         VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(options.endOfTurnSilenceMs())
                 .withMode(handsFree ? VoiceSettings.Mode.HANDS_FREE : VoiceSettings.Mode.PUSH_TO_TALK);
         PipelineVoice next = new PipelineVoice(vosk, blankToNull(options.inputDevice()),
