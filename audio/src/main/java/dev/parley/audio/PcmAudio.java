@@ -1,6 +1,7 @@
 package dev.parley.audio;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A block of mono, signed 16-bit PCM samples at a known sample rate: the unit of audio passed
@@ -46,6 +47,25 @@ public record PcmAudio(short[] samples, int sampleRate) {
             s[i] = (short) ((bytes[offset + 2 * i] & 0xff) | (bytes[offset + 2 * i + 1] << 8));
         }
         return new PcmAudio(s, sampleRate);
+    }
+
+    /** {@code parts} one after the other, at {@code sampleRate} (each part must have it). */
+    public static PcmAudio join(List<PcmAudio> parts, int sampleRate) {
+        int n = 0;
+        for (PcmAudio a : parts) {
+            if (a.sampleRate != sampleRate) {
+                throw new IllegalArgumentException("expected " + sampleRate + " Hz audio but found " + a.sampleRate
+                        + " Hz");
+            }
+            n += a.samples.length;
+        }
+        short[] all = new short[n];
+        int p = 0;
+        for (PcmAudio a : parts) {
+            System.arraycopy(a.samples, 0, all, p, a.samples.length);
+            p += a.samples.length;
+        }
+        return new PcmAudio(all, sampleRate);
     }
 
     /** This audio followed by {@code other}, which must have the same sample rate. */

@@ -323,36 +323,18 @@ public final class ChatService implements AutoCloseable {
         }
     }
 
+    /** Runs {@code work} on the worker thread (loading, connecting, closing: one at a time). */
     private <T> CompletableFuture<T> submit(Callable<T> work) {
-        return submit(null, work);
-    }
-
-    private <T> CompletableFuture<T> submit(CancellationToken cancel, Callable<T> work) {
         CompletableFuture<T> future = new CompletableFuture<>();
-        if (cancel != null) {
-            active.add(cancel);
-            queued.incrementAndGet();
-        }
         try {
             worker.execute(() -> {
-                if (cancel != null) {
-                    queued.decrementAndGet();
-                }
                 try {
                     future.complete(work.call());
                 } catch (Throwable t) {
                     future.completeExceptionally(t);
-                } finally {
-                    if (cancel != null) {
-                        active.remove(cancel);
-                    }
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            if (cancel != null) {
-                active.remove(cancel);
-                queued.decrementAndGet();
-            }
             future.completeExceptionally(new IllegalStateException("the chat service is closed", e));
         }
         return future;

@@ -125,22 +125,11 @@ public final class MaryTtsSynthesizer implements SpeechSynthesizer {
             if (whole.isEmpty() || cancel.isCancelled()) {
                 return;
             }
-            int total = 0;
-            for (PcmAudio a : whole) {
-                total += a.samples().length;
-            }
-            short[] all = new short[total];
-            int at = 0;
-            for (PcmAudio a : whole) {
-                System.arraycopy(a.samples(), 0, all, at, a.samples().length);
-                at += a.samples().length;
-            }
             int sr = whole.getFirst().sampleRate();
-            short[] stretched = TimeStretch.stretch(all, sr, rate);
+            PcmAudio stretched = new PcmAudio(TimeStretch.stretch(PcmAudio.join(whole, sr).samples(), sr, rate), sr);
             int piece = Math.max(1, sr * CHUNK_MILLIS / 1000);
-            for (int from = 0; from < stretched.length && !cancel.isCancelled(); from += piece) {
-                chunks.accept(new PcmAudio(java.util.Arrays.copyOfRange(stretched, from,
-                        Math.min(stretched.length, from + piece)), sr));
+            for (int from = 0; from < stretched.length() && !cancel.isCancelled(); from += piece) {
+                chunks.accept(stretched.slice(from, Math.min(stretched.length(), from + piece)));
             }
             return;
         }

@@ -26,14 +26,7 @@ public interface SpeechSynthesizer extends AutoCloseable {
     default PcmAudio synthesize(String text) throws IOException {
         List<PcmAudio> parts = new ArrayList<>();
         synthesize(text, parts::add, new CancellationSignal());
-        int n = parts.stream().mapToInt(PcmAudio::length).sum();
-        short[] all = new short[n];
-        int p = 0;
-        for (PcmAudio a : parts) {
-            System.arraycopy(a.samples(), 0, all, p, a.length());
-            p += a.length();
-        }
-        return new PcmAudio(all, sampleRate());
+        return PcmAudio.join(parts, sampleRate());
     }
 
     @Override

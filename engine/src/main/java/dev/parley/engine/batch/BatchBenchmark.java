@@ -1,6 +1,7 @@
 package dev.parley.engine.batch;
 
 import dev.parley.engine.generate.GenerationResult;
+import dev.parley.engine.generate.TokenEvent;
 import dev.parley.engine.model.Configuration;
 import dev.parley.engine.model.LlamaModel;
 import dev.parley.engine.sampling.SamplingSettings;
@@ -106,6 +107,8 @@ public final class BatchBenchmark {
         try (Batcher batcher = new Batcher(model, tokenizer, options.withQueue(Math.max(options.maxQueue(),
                 arrivals.size())))) {
             List<BatchHandle> handles = new ArrayList<>();
+            long[] submitted = new long[requests.size()];
+            long[] done = new long[requests.size()];
             long start = System.nanoTime();
             for (int i = 0; i < requests.size(); i++) {
                 long due = start + (long) (arrivals.get(i).atSeconds() * 1e9);
@@ -113,32 +116,34 @@ public final class BatchBenchmark {
                 if (wait > 0) {
                     TimeUnit.NANOSECONDS.sleep(wait);
                 }
-                handles.add(batcher.submit(requests.get(i), e -> { }));
+                int index = i;
+                submitted[i] = System.nanoTime();
+                // Done is the result's delivery: for a static batch, when the whole batch ends.
+                handles.add(batcher.submit(requests.get(i), e -> {
+                    if (e instanceof TokenEvent.Done) {
+                        done[index] = System.nanoTime();
+                    }
+                }));
             }
-            long[] latencies = new long[handles.size()];
             long generated = 0;
-            long end = start;
-            for (int i = 0; i < handles.size(); i++) {
-                GenerationResult r = await(handles.get(i));
-                generated += r.tokens().length;
+            for (BatchHandle h : handles) {
+                generated += await(h).tokens().length;
             }
-            end = System.nanoTime();
+            long end = System.nanoTime();
             BatcherMetrics m = batcher.metrics();
-            for (int i = 0; i < handles.size(); i++) {
-                latencies[i] = ((Sequence) handles.get(i)).lastTokenNanos - ((Sequence) handles.get(i)).submitNanos;
+            long[] latencies = new long[handles.size()];
+            for (int i = 0; i < latencies.length; i++) {
+                latencies[i] = done[i] - submitted[i];
             }
             Arrays.sort(latencies);
             double mean = Arrays.stream(latencies).average().orElse(0) / 1e6;
             double seconds = (end - start) / 1e9;
-            double busy = Math.min(1.0, m.busyFraction() * ((end - batcherStart(batcher, m)) / (double) (end - start)));
+            // The batcher's busy fraction counts from its own start, just before this run's first submission.
+            double busy = Math.min(1.0, m.busyFraction() * (end - batcher.startNanos()) / (double) (end - start));
             return new Run(handles.size(), generated, m.promptTokens(), seconds, mean,
                     LatencyWindow.percentile(latencies, 0.50) / 1e6, LatencyWindow.percentile(latencies, 0.99) / 1e6,
                     busy, m.kvBlocksPeak() * m.kvBytesPerBlock(), m.kvFootprintRatio(), m.steps());
         }
-    }
-
-    private static long batcherStart(Batcher batcher, BatcherMetrics m) {
-        return batcher.startNanos();
     }
 
     private static GenerationResult await(BatchHandle h) throws InterruptedException {

@@ -45,13 +45,9 @@ final class BlockPool {
 
     int blocks() { return blocks; }
 
-    int blockSize() { return blockSize; }
-
     int freeCount() { return free.size(); }
 
     int cachedCount() { return cached.size(); }
-
-    int usedCount() { return blocks - free.size() - cached.size(); }
 
     /** Blocks that {@link #allocate} can still hand out (free or cached). */
     int available() { return free.size() + cached.size(); }
@@ -144,10 +140,6 @@ final class BlockPool {
             registered[block] = false;
             tokensOf[block] = null;
         }
-    }
-
-    boolean isRegistered(int block) {
-        return registered[block];
     }
 
     /** Evicts every cached block (for tests and memory pressure from outside). */

@@ -11,8 +11,8 @@ import java.util.Map;
  */
 final class ConversationCaches {
 
-    /** What a conversation keeps: {@code tokens[0 .. length)} are in {@code table[0 .. blocks)}. */
-    record Kept(int[] tokens, int length, int[] table, int blocks, long lastHash, int registeredBlocks) {
+    /** What a conversation keeps: its cached {@code tokens} live in the blocks of {@code table}. */
+    record Kept(int[] tokens, int[] table) {
     }
 
     private final LinkedHashMap<String, Kept> kept = new LinkedHashMap<>(16, 0.75f, true);
@@ -64,7 +64,7 @@ final class ConversationCaches {
     int reclaimable() {
         int n = 0;
         for (Kept k : kept.values()) {
-            for (int i = 0; i < k.blocks(); i++) {
+            for (int i = 0; i < k.table().length; i++) {
                 if (pool.refs(k.table()[i]) == 1) {
                     n++;
                 }
@@ -84,7 +84,7 @@ final class ConversationCaches {
     }
 
     private void release(Kept k) {
-        for (int i = 0; i < k.blocks(); i++) {
+        for (int i = 0; i < k.table().length; i++) {
             pool.release(k.table()[i]);
         }
     }

@@ -116,17 +116,18 @@ final class Scheduler {
         forward.forward(batch, logits);
         long end = System.nanoTime();
         int promptRows = 0;
-        int before = totalGenerated();
+        int newTokens = 0;
         for (int r = 0; r < running.size(); r++) {
             Sequence s = running.get(r);
             int n = rowsOf[s.slot];
             if (n == 0) {
                 continue;
             }
+            int prompt = Math.max(0, Math.min(n, s.promptLength - s.cached));
+            s.promptRows += prompt;
             if (!s.ended) {
-                promptRows += Math.max(0, Math.min(n, s.promptLength - s.cached));
+                promptRows += prompt;
             }
-            s.promptRows += Math.max(0, Math.min(n, s.promptLength - s.cached));
             s.cached += n;
             registerFullBlocks(s);
             if (logitOf[s.slot] >= 0) {
@@ -134,17 +135,11 @@ final class Scheduler {
                 if (options.recomputeHistory()) {
                     s.cached = 0;
                 }
-                next(s, end);
+                newTokens += next(s, end);
             }
         }
-        stats.step(batch.sequences(), promptRows, totalGenerated() - before, start, end);
+        stats.step(batch.sequences(), promptRows, newTokens, start, end);
         retire();
-    }
-
-    private int generatedNow;
-
-    private int totalGenerated() {
-        return generatedNow;
     }
 
     private void removeCancelled(AtomicInteger queued) {
@@ -256,7 +251,7 @@ final class Scheduler {
         ConversationCaches.Kept kept = conversation != null ? conversations.peek(conversation) : null;
         int keepLen = 0;
         if (kept != null) {
-            keepLen = commonPrefix(kept.tokens(), kept.length(), s.tokens, limit);
+            keepLen = commonPrefix(kept.tokens(), s.tokens, limit);
             int partial = keepLen % blockSize;
             if (partial != 0 && pool.refs(kept.table()[keepLen / blockSize]) > 1) {
                 keepLen -= partial; // never write into a block another holder reads
@@ -266,7 +261,7 @@ final class Scheduler {
         if (kept != null && keepLen >= chainLen && keepLen > 0) {
             conversations.take(conversation);
             int keepBlocks = blocksFor(keepLen);
-            for (int i = keepBlocks; i < kept.blocks(); i++) {
+            for (int i = keepBlocks; i < kept.table().length; i++) {
                 pool.release(kept.table()[i]);
             }
             for (int i = 0; i < keepBlocks; i++) {
@@ -316,8 +311,8 @@ final class Scheduler {
         return matched * blockSize;
     }
 
-    private static int commonPrefix(int[] a, int aLength, int[] b, int limit) {
-        int n = Math.min(aLength, limit);
+    private static int commonPrefix(int[] a, int[] b, int limit) {
+        int n = Math.min(a.length, limit);
         int i = 0;
         while (i < n && a[i] == b[i]) {
             i++;
@@ -494,17 +489,19 @@ final class Scheduler {
         s.lastHash = 0;
     }
 
-    /** Samples the next token of {@code s} from {@link #row} and checks every end condition. */
-    private void next(Sequence s, long now) {
+    /**
+     * Samples the next token of {@code s} from {@link #row} and checks every end condition; returns the tokens
+     * generated (0 at an end-of-generation token).
+     */
+    private int next(Sequence s, long now) {
         int id = s.sampler.sample(row);
         s.sampler.accept(id);
         if (vocabulary.isEndOfGeneration(id) && !s.request.ignoreEos()) {
             endOf(s, StopReason.EOS);
-            return;
+            return 0;
         }
         s.append(id);
         s.generated++;
-        generatedNow++;
         if (s.firstTokenNanos == 0) {
             s.firstTokenNanos = now;
             stats.firstToken(now - s.submitNanos);
@@ -516,15 +513,14 @@ final class Scheduler {
         s.text.append(shown);
         if (!s.emit(new TokenEvent.Token(id, shown))) {
             endOf(s, StopReason.CANCELLED);
-            return;
-        }
-        if (s.stops.stopped()) {
+        } else if (s.stops.stopped()) {
             endOf(s, StopReason.STOP_STRING);
         } else if (s.generated >= s.request.maxTokens()) {
             endOf(s, StopReason.MAX_TOKENS);
         } else if (s.length - 1 >= options.contextLength()) {
             endOf(s, StopReason.CONTEXT_FULL);
         }
+        return 1;
     }
 
     private void endOf(Sequence s, StopReason reason) {
@@ -575,8 +571,8 @@ final class Scheduler {
                 && s.blocks > 0 && options.policy() == SchedulingPolicy.CONTINUOUS;
         if (keep) {
             int len = Math.min(s.cached, s.promptLength + s.generated);
-            conversations.put(conversation, new ConversationCaches.Kept(Arrays.copyOf(s.tokens, len), len,
-                    Arrays.copyOf(s.table, s.blocks), s.blocks, s.lastHash, s.registeredBlocks));
+            conversations.put(conversation, new ConversationCaches.Kept(Arrays.copyOf(s.tokens, len),
+                    Arrays.copyOf(s.table, s.blocks)));
             s.blocks = 0;
         } else {
             releaseBlocks(s);
@@ -601,7 +597,7 @@ final class Scheduler {
         s.emit(new TokenEvent.Done(s.reason, result.stats()));
         stats.ended(end - s.submitNanos, s.reason == StopReason.CANCELLED);
         publish.run(); // metrics read after the result see this sequence gone
-        s.future().complete(result);
+        s.result().complete(result);
     }
 
     /** The engine failed: every running sequence fails with {@code error} and gives its blocks back. */
@@ -611,7 +607,7 @@ final class Scheduler {
             s.slot = -1;
             releaseBlocks(s);
             stats.failed();
-            s.future().completeExceptionally(error);
+            s.result().completeExceptionally(error);
         }
         running.clear();
     }

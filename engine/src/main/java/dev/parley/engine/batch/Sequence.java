@@ -91,8 +91,6 @@ final class Sequence implements BatchHandle {
     @Override
     public CompletableFuture<GenerationResult> result() { return result; }
 
-    CompletableFuture<GenerationResult> future() { return result; }
-
     /** Rows this sequence still has to compute before its next logits. */
     int pending() { return length - cached; }
 

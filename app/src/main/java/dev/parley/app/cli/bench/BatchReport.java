@@ -53,7 +53,7 @@ final class BatchReport {
                     h.baselineModel()));
         }
         b.append(String.format(Locale.ROOT, "Parley: `%s` with int8 weights, int8 KV cache, continuous batching. "
-                + "Latency: submission to last token. Memory: weights plus the KV blocks held at the peak. "
+                + "Latency: submission to result (a static batch delivers its results when it ends). Memory: weights plus the KV blocks held at the peak. "
                 + "Int8 limit: %s, measured on a cache-resident Q8_0 product.%n%n", h.model(),
                 Double.isNaN(h.int8OpsLimit()) ? "not measured on this backend"
                         : String.format(Locale.ROOT, "%.1f GOPS", h.int8OpsLimit() / 1e9)));
