@@ -132,7 +132,8 @@ class SettingsAndDashboardTest {
             assertTrue(s.getData().getFirst().getNode().getStyleClass().contains("chart-bar"), "a bar per stage");
         }
         GuiHarness.waitFor(() -> robot.lookup("#gauge-kv .gauge-value").queryLabeled().getText().contains(" / "));
-        assertTrue(robot.lookup("#gauge-rss .gauge-value").queryLabeled().getText().endsWith("MiB"));
+        String rss = robot.lookup("#gauge-rss .gauge-value").queryLabeled().getText();
+        assertTrue(rss.matches("\\d+\\.\\d (MiB|GiB)"), "the resident size with its unit: " + rss);
         assertEquals("no GPU backend: the model runs on the CPU or a server",
                 robot.lookup("#gauge-gpu .gauge-value").queryLabeled().getText(), "the GPU gauge says why it is empty");
         assertTrue(app.window.dashboardViewModel().samplesProperty().get() >= 1);
