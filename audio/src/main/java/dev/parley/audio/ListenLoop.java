@@ -4,6 +4,7 @@ import dev.parley.audio.asr.RecognitionStream;
 import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.vad.EnergyVad;
+import dev.parley.audio.vad.VadEvent;
 import java.io.IOException;
 import java.util.ArrayDeque;
 
@@ -89,7 +90,7 @@ final class ListenLoop implements Runnable {
     }
 
     private void onFrame(PcmAudio frame) throws IOException {
-        EnergyVad.Event ev = vad.process(frame);
+        VadEvent ev = vad.process(frame);
         host.level(vad.lastLevelDbfs());
         long now = System.nanoTime();
         boolean voiced = vad.lastLevelDbfs() >= settings.vad().stopDbfs();
@@ -133,7 +134,7 @@ final class ListenLoop implements Runnable {
             }
             return;
         }
-        if (ev == EnergyVad.Event.SPEECH_START && host.assistantActive()) {
+        if (ev == VadEvent.SPEECH_START && host.assistantActive()) {
             host.bargeIn();     // full duplex
         }
         if (!heardSpeech) {
@@ -141,7 +142,7 @@ final class ListenLoop implements Runnable {
             // skew Vosk's online mean normalisation (measured: 3 s of leading zeros turn "tell me a
             // joke" into [unk]) and decoding silence wastes CPU. The pre-roll keeps the onset.
             keepPreRoll(frame);
-            if (ev != EnergyVad.Event.SPEECH_START) {
+            if (ev != VadEvent.SPEECH_START) {
                 return;
             }
             heardSpeech = true;

@@ -8,10 +8,7 @@ import dev.parley.audio.PcmAudio;
  * for barge-in and end-of-turn timing. Time is counted in samples, not wall-clock, so it works the
  * same on live and file input. Not thread-safe.
  */
-public final class EnergyVad {
-    /** What a frame changed. */
-    public enum Event { NONE, SPEECH_START, SPEECH_END }
-
+public final class EnergyVad implements VoiceActivityDetector {
     private final VadSettings settings;
     private boolean inSpeech;
     private double candidateMillis;
@@ -22,8 +19,8 @@ public final class EnergyVad {
         this.settings = settings;
     }
 
-    /** Feeds one frame and says whether speech started or ended with it. */
-    public Event process(PcmAudio frame) {
+    @Override
+    public VadEvent process(PcmAudio frame) {
         double level = LevelMeter.rmsDbfs(frame);
         lastLevel = level;
         double ms = frame.durationMillis();
@@ -33,12 +30,12 @@ public final class EnergyVad {
                 if (candidateMillis >= settings.minSpeechMillis()) {
                     inSpeech = true;
                     silenceMillis = 0;
-                    return Event.SPEECH_START;
+                    return VadEvent.SPEECH_START;
                 }
             } else {
                 candidateMillis = 0;
             }
-            return Event.NONE;
+            return VadEvent.NONE;
         }
         if (level >= settings.stopDbfs()) {
             silenceMillis = 0;
@@ -47,10 +44,10 @@ public final class EnergyVad {
             if (silenceMillis >= settings.hangoverMillis()) {
                 inSpeech = false;
                 candidateMillis = 0;
-                return Event.SPEECH_END;
+                return VadEvent.SPEECH_END;
             }
         }
-        return Event.NONE;
+        return VadEvent.NONE;
     }
 
     /** Whether the last frame counted as voiced (at or above the stop threshold while in speech, or the start threshold). */
@@ -58,9 +55,20 @@ public final class EnergyVad {
         return lastLevel >= (inSpeech ? settings.stopDbfs() : settings.startDbfs());
     }
 
-    /** Whether speech is in progress. */
+    @Override
     public boolean inSpeech() {
         return inSpeech;
+    }
+
+    /** 1 while the last frame counted as voiced, else 0: an energy detector has no finer judgement. */
+    @Override
+    public double lastProbability() {
+        return lastFrameVoiced() ? 1 : 0;
+    }
+
+    @Override
+    public String name() {
+        return "energy";
     }
 
     /** Level of the last frame in dBFS. */
@@ -68,7 +76,7 @@ public final class EnergyVad {
         return lastLevel;
     }
 
-    /** Forgets the current state. */
+    @Override
     public void reset() {
         inSpeech = false;
         candidateMillis = 0;

@@ -27,8 +27,8 @@ class EnergyVadTest {
     private static List<String> events(EnergyVad vad, PcmAudio audio) {
         List<String> out = new ArrayList<>();
         for (int i = 0, f = 0; i + 320 <= audio.length(); i += 320, f++) {
-            EnergyVad.Event e = vad.process(audio.slice(i, i + 320));
-            if (e != EnergyVad.Event.NONE) {
+            VadEvent e = vad.process(audio.slice(i, i + 320));
+            if (e != VadEvent.NONE) {
                 out.add(f + ":" + e);
             }
         }
