@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The Silero VAD on the real model (ONNX Runtime, the v5 file) and the shared fixture recordings. */
@@ -28,8 +28,9 @@ class SileroVadTest {
     private static OrtEnvironment env;
     private static Path model;
 
-    @BeforeAll
-    static void open() {
+    /** In each test (not once for the class), so that a missing model shows as skipped tests with the reason. */
+    @BeforeEach
+    void needTheModel() {
         model = SileroModelFile.require();
         env = OrtEnvironment.getEnvironment();
     }
