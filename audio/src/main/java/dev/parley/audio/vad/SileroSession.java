@@ -1,6 +1,7 @@
 package dev.parley.audio.vad;
 
 import ai.onnxruntime.NodeInfo;
+import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
@@ -69,18 +70,18 @@ final class SileroSession implements AutoCloseable {
     private static void checkSignature(OrtSession session, Path model) throws IOException, OrtException {
         Map<String, NodeInfo> in = session.getInputInfo();
         Map<String, NodeInfo> out = session.getOutputInfo();
-        boolean ok = in.size() == 3 && isTensor(in.get("input"), ai.onnxruntime.OnnxJavaType.FLOAT)
-                && isTensor(in.get("state"), ai.onnxruntime.OnnxJavaType.FLOAT)
-                && isTensor(in.get("sr"), ai.onnxruntime.OnnxJavaType.INT64)
-                && isTensor(out.get("output"), ai.onnxruntime.OnnxJavaType.FLOAT)
-                && isTensor(out.get("stateN"), ai.onnxruntime.OnnxJavaType.FLOAT);
+        boolean ok = in.size() == 3 && isTensor(in.get("input"), OnnxJavaType.FLOAT)
+                && isTensor(in.get("state"), OnnxJavaType.FLOAT)
+                && isTensor(in.get("sr"), OnnxJavaType.INT64)
+                && isTensor(out.get("output"), OnnxJavaType.FLOAT)
+                && isTensor(out.get("stateN"), OnnxJavaType.FLOAT);
         if (!ok) {
             throw new IOException("expected a Silero VAD v5 model (inputs input, state, sr; outputs output, stateN) but "
                     + model + " has inputs " + in.keySet() + " and outputs " + out.keySet());
         }
     }
 
-    private static boolean isTensor(NodeInfo info, ai.onnxruntime.OnnxJavaType type) {
+    private static boolean isTensor(NodeInfo info, OnnxJavaType type) {
         return info != null && info.getInfo() instanceof TensorInfo t && t.type == type;
     }
 
