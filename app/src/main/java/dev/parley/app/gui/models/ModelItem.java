@@ -130,7 +130,7 @@ public final class ModelItem {
 
     void size(long bytes) {
         sizeBytes = bytes;
-        sizeText.set(bytes < 0 ? "size unknown" : dev.parley.models.download.Bytes.human(bytes));
+        sizeText.set(bytes < 0 ? "unknown" : dev.parley.models.download.Bytes.human(bytes));
     }
 
     public ReadOnlyObjectProperty<ModelState> stateProperty() {

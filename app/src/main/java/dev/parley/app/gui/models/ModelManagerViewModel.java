@@ -411,11 +411,15 @@ public final class ModelManagerViewModel {
     private void updateMemory() {
         KvFormat format = kv.get();
         for (ModelItem i : items) {
-            if (i.shape() == null || i.sizeBytes() < 0) {
+            if (i.shape() == null) {
                 i.memory("unknown");
                 continue;
             }
             int ctx = i.contextLength() > 0 ? Math.min(contextSize.get(), i.contextLength()) : contextSize.get();
+            if (i.sizeBytes() < 0) {
+                i.memory("file + " + Bytes.human(i.shape().bytes(0, ctx, format)) + " KV at " + ctx + " tokens");
+                continue;
+            }
             i.memory(Bytes.human(i.shape().bytes(i.sizeBytes(), ctx, format)) + " at " + ctx + " tokens, KV "
                     + format.name().toLowerCase(Locale.ROOT));
         }

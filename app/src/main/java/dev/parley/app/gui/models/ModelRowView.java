@@ -17,7 +17,7 @@ final class ModelRowView extends HBox {
     static final double NAME = 330;
     static final double FAMILY = 110;
     static final double SIZE = 90;
-    static final double MEMORY = 220;
+    static final double MEMORY = 250;
     static final double STATUS = 110;
 
     ModelRowView(ModelItem item, ModelManagerViewModel vm) {
