@@ -4,7 +4,7 @@
 #
 #   scripts/package.sh                    # Linux: .deb (needs fakeroot and dpkg-deb); macOS: .dmg; Windows: .msi
 #   scripts/package.sh --type app-image   # the app image only (target/package/parley)
-#   scripts/package.sh --type rpm|dmg|pkg|msi|exe
+#   scripts/package.sh --type dmg|pkg (macOS) or --type msi|exe (Windows, from Git Bash)
 #   scripts/package.sh --skip-build       # use the jars a build already made (app/target)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,15 +21,21 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --type) type="${2:?--type needs a value}"; shift 2 ;;
     --skip-build) build=0; shift ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "package.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
 case "$os:$type" in
-  linux:app-image|linux:deb|linux:rpm|mac:app-image|mac:dmg|mac:pkg|windows:app-image|windows:msi|windows:exe) ;;
-  *) echo "package.sh: expected --type app-image or an installer type of $os (linux: deb, rpm; mac: dmg, pkg;" \
+  linux:app-image|linux:deb|mac:app-image|mac:dmg|mac:pkg|windows:app-image|windows:msi|windows:exe) ;;
+  *) echo "package.sh: expected --type app-image or an installer type of $os (linux: deb; mac: dmg, pkg;" \
        "windows: msi, exe) but found '$type'" >&2; exit 2 ;;
 esac
+
+if [ "$type" = deb ]; then
+  for tool in fakeroot dpkg-deb; do
+    command -v "$tool" >/dev/null || { echo "package.sh: a .deb needs $tool (apt-get install -y fakeroot dpkg)" >&2; exit 1; }
+  done
+fi
 
 # JDK 25, found as ./parley finds it.
 if [ -z "${JAVA_HOME:-}" ] || ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -q '"2[5-9]'; then
@@ -78,8 +84,12 @@ icon=()
 
 common=(--name parley --app-version "$version" --vendor "Parley"
         --description "A local, private, real-time voice chat assistant" --dest "$out")
+# Started from the Dock, Finder or the Start menu, the app gets no arguments: there, no arguments open the window.
+# On Linux the desktop entry says `parley gui` itself, and `parley` alone stays what ./parley does.
+launch=()
+[ "$os" != linux ] && launch=(--arguments gui)
 echo "package.sh: app image..."
-"$bin/jpackage" --type app-image "${common[@]}" "${icon[@]}" \
+"$bin/jpackage" --type app-image "${common[@]}" ${icon[@]+"${icon[@]}"} ${launch[@]+"${launch[@]}"} \
   --input "$work/input" --main-jar parley-app.jar --main-class dev.parley.app.Main \
   --runtime-image "$work/runtime" \
   --java-options "--add-modules jdk.incubator.vector" --java-options "--enable-native-access=ALL-UNNAMED"
@@ -110,11 +120,9 @@ if [ "$type" != app-image ]; then
     # needs GTK 3: say so (t64 is its name from Debian 13 / Ubuntu 24.04 on).
     deb) extra=(--linux-package-name parley --linux-deb-maintainer parley@localhost --linux-app-category utils
                 --linux-package-deps "libgtk-3-0 | libgtk-3-0t64" --install-dir /opt) ;;
-    rpm) extra=(--linux-package-name parley --linux-app-category Applications/Multimedia --linux-package-deps gtk3
-                --install-dir /opt) ;;
     msi|exe) extra=(--win-menu --win-shortcut --win-dir-chooser --win-console) ;;
   esac
-  "$bin/jpackage" --type "$type" "${common[@]}" --app-image "$image" --resource-dir "$work/resources" "${extra[@]}"
+  "$bin/jpackage" --type "$type" "${common[@]}" --app-image "$image" --resource-dir "$work/resources" ${extra[@]+"${extra[@]}"}
 fi
 
 rm -rf "$work"
