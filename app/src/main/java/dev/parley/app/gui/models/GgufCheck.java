@@ -29,8 +29,8 @@ final class GgufCheck {
                     + e.getMessage(), e);
         }
         if (info.engineSupport() != null) {
-            throw new IOException(file.getFileName() + " is a " + info.architecture()
-                    + " model that Parley's engine cannot run: " + info.engineSupport());
+            throw new IOException(file.getFileName() + " holds a model Parley's engine cannot run: "
+                    + info.engineSupport());
         }
         if (!info.allTypesSupported()) {
             throw new IOException("expected tensor types Parley's engine computes but " + file.getFileName()

@@ -63,6 +63,8 @@ public final class ModelManagerViewModel {
     private final ReadOnlyBooleanWrapper error = new ReadOnlyBooleanWrapper();
     private final IntegerProperty contextSize = new SimpleIntegerProperty();
     private final ObjectProperty<KvFormat> kv = new SimpleObjectProperty<>();
+    /** Counts the actions' reports (on the UI thread): a scan that started before the last one is stale. */
+    private volatile int generation;
 
     public ModelManagerViewModel(ModelCatalog catalog, ModelStore store, ModelInstaller installer,
                                  Supplier<AppSettings> settings, ModelChoice choice, Executor ui,
@@ -121,8 +123,16 @@ public final class ModelManagerViewModel {
 
     /** Reads what is on disk: installed and partly downloaded catalog models, other GGUF files, the one in use. */
     public CompletableFuture<Void> refresh() {
-        return task(this::scan, this::applyScan, e -> say(true, "Could not list the models in " + store.root()
-                + ": " + e.getMessage()));
+        int at = generation;
+        java.util.concurrent.atomic.AtomicBoolean stale = new java.util.concurrent.atomic.AtomicBoolean();
+        return task(this::scan, scan -> {
+            if (at != generation) {
+                stale.set(true); // an action finished while the scan ran: what it read may be old, read again
+            } else {
+                applyScan(scan);
+            }
+        }, e -> say(true, "Could not list the models in " + store.root() + ": " + e.getMessage()))
+                .thenCompose(v -> stale.get() ? refresh() : done());
     }
 
     private record Scan(Map<String, Long> installed, Map<String, Long> partial, List<ModelItem> files,
@@ -456,7 +466,9 @@ public final class ModelManagerViewModel {
         }
     }
 
+    /** Every action says how it started and how it ended, so this also marks the rows as changed. */
     private void say(boolean failure, String text) {
+        generation++;
         error.set(failure);
         message.set(text);
     }

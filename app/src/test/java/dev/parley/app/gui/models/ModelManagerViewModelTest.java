@@ -61,7 +61,7 @@ class ModelManagerViewModelTest {
                     used.add(file + " " + ctx + " " + kv);
                     settings.set(settings.get().withModel(file.toString(), ctx, kv));
                 }, uiThread, background));
-        vm.refresh().get(30, TimeUnit.SECONDS);
+        onUi(vm::refresh).get(30, TimeUnit.SECONDS);
         tiny = onUi(() -> vm.item("tiny-test").orElseThrow());
     }
 
@@ -191,10 +191,22 @@ class ModelManagerViewModelTest {
     }
 
     @Test
+    void aGgufFileTheEngineCannotRunIsRefusedWithWhy() throws Exception {
+        Path vocabOnly = dev.parley.engine.SharedFixtures.require("tokenizer/ggml-vocab-mpt.gguf");
+        onUi(() -> vm.open(vocabOnly)).get(30, TimeUnit.SECONDS);
+        String said = onUi(() -> vm.message().get());
+        assertTrue(onUi(() -> vm.errorProperty().get()));
+        assertTrue(said.startsWith("Could not open ggml-vocab-mpt.gguf") && said.contains("mpt"), said);
+        assertEquals("", settings.get().modelPath(), "nothing the engine cannot run is adopted");
+        assertTrue(onUi(() -> vm.items().stream().noneMatch(i -> i.file().equals(vocabOnly.toAbsolutePath()
+                .normalize()))), "and it is not listed");
+    }
+
+    @Test
     void aPartialDownloadFoundOnDiskShowsAsPausedAndAFailedOneSaysWhy() throws Exception {
         Files.createDirectories(store.modelsDir());
         Files.write(store.modelsDir().resolve("tiny.gguf.part"), new byte[4096]);
-        vm.refresh().get(30, TimeUnit.SECONDS);
+        onUi(vm::refresh).get(30, TimeUnit.SECONDS);
         assertEquals(ModelState.PAUSED, onUi(tiny::state));
         server.close();
         onUi(() -> vm.download(tiny)).get(60, TimeUnit.SECONDS);
