@@ -77,10 +77,10 @@ echo "package.sh: jlink runtime with $modules"
 # The icon, drawn at build time (only its source is in the repository). macOS wants .icns and Windows .ico:
 # without one there, jpackage uses its default icon (docs/packaging.md).
 icon=()
-"$bin/java" -Djava.awt.headless=true packaging/ParleyIcon.java "$work/parley.png" 256
+"$bin/java" -Djava.awt.headless=true app/src/packaging/ParleyIcon.java "$work/parley.png" 256
 [ "$os" = linux ] && icon=(--icon "$work/parley.png")
-[ -f packaging/parley.icns ] && [ "$os" = mac ] && icon=(--icon packaging/parley.icns)
-[ -f packaging/parley.ico ] && [ "$os" = windows ] && icon=(--icon packaging/parley.ico)
+[ -f app/src/packaging/parley.icns ] && [ "$os" = mac ] && icon=(--icon app/src/packaging/parley.icns)
+[ -f app/src/packaging/parley.ico ] && [ "$os" = windows ] && icon=(--icon app/src/packaging/parley.ico)
 
 common=(--name parley --app-version "$version" --vendor "Parley"
         --description "A local, private, real-time voice chat assistant" --dest "$out")
@@ -104,11 +104,11 @@ if [ "$os" = linux ]; then
   # `parley` on the PATH with ./parley's environment, and the desktop entry: files in the image that the
   # package's postinst links into /usr/bin and /usr/share.
   for f in parley-launcher parley.desktop; do
-    sed "s:@APP_DIR@:$app_dir:g" "packaging/linux/$f" > "$image/lib/$f"
+    sed "s:@APP_DIR@:$app_dir:g" "app/src/packaging/linux/$f" > "$image/lib/$f"
   done
   chmod 755 "$image/lib/parley-launcher"
   for f in postinst prerm; do
-    sed "s:@APP_DIR@:$app_dir:g" "packaging/linux/$f" > "$work/resources/$f"
+    sed "s:@APP_DIR@:$app_dir:g" "app/src/packaging/linux/$f" > "$work/resources/$f"
   done
 fi
 
