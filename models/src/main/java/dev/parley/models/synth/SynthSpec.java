@@ -8,7 +8,8 @@ import java.util.function.Consumer;
 /**
  * What {@link Synth#generate} makes.
  *
- * @param arch     {@code llama} or {@code qwen2} (qwen2 adds q/k/v biases and uses NEOX RoPE at run time)
+ * @param arch     {@code llama}, {@code qwen2} (q/k/v biases), {@code qwen3} (q/k norms), {@code gemma3} (q/k norms,
+ *                 post-norms, sliding window) or {@code phi3} (fused attn_qkv and gate/up)
  * @param shape    the hyper-parameters
  * @param type     storage type of the 2-D weights: F32, F16, BF16, Q8_0 or Q4_0 (norms, biases and
  *                 RoPE factors are always F32)
@@ -25,8 +26,8 @@ public record SynthSpec(String arch, ModelShape shape, GgmlType type, Path vocab
         Objects.requireNonNull(arch, "arch");
         Objects.requireNonNull(shape, "shape");
         Objects.requireNonNull(type, "type");
-        if (!arch.equals("llama") && !arch.equals("qwen2")) {
-            throw new IllegalArgumentException("expected arch llama or qwen2 but found '" + arch + "'");
+        if (!java.util.Set.of("llama", "qwen2", "qwen3", "gemma3", "phi3").contains(arch)) {
+            throw new IllegalArgumentException("expected arch llama, qwen2, qwen3, gemma3 or phi3 but found '" + arch + "'");
         }
         switch (type) {
             case F32, F16, BF16, Q8_0, Q4_0 -> { }
