@@ -14,10 +14,21 @@ public final class RoPE {
     private final float[] freqFactors;
 
     public RoPE(Configuration config, float[] freqFactors) {
-        this.style = config.architecture().ropeStyle();
-        this.ropeDims = config.ropeDims();
-        this.thetaScale = (float) Math.pow(config.ropeFreqBase(), -2.0 / ropeDims);
-        this.freqScale = config.ropeFreqScale();
+        this(config.architecture().ropeStyle(), config.ropeDims(), config.ropeFreqBase(), config.ropeFreqScale(),
+                freqFactors);
+    }
+
+    /** The rotation of Gemma's local (sliding-window) layers: their own base, no scaling, no factors. */
+    public static RoPE local(Configuration config) {
+        return new RoPE(config.architecture().ropeStyle(), config.ropeDims(), config.variant().localRopeBase(), 1f,
+                null);
+    }
+
+    public RoPE(RopeStyle style, int ropeDims, float base, float freqScale, float[] freqFactors) {
+        this.style = style;
+        this.ropeDims = ropeDims;
+        this.thetaScale = (float) Math.pow(base, -2.0 / ropeDims);
+        this.freqScale = freqScale;
         this.freqFactors = freqFactors;
     }
 

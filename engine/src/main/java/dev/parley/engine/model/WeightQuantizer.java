@@ -77,9 +77,8 @@ final class WeightQuantizer {
         }
         List<LayerWeights> layers = new ArrayList<>();
         for (LayerWeights l : stored.layers()) {
-            layers.add(new LayerWeights(l.attnNorm(), swap(plan, l.wq()), swap(plan, l.wk()), swap(plan, l.wv()),
-                    l.bq(), l.bk(), l.bv(), swap(plan, l.wo()), l.ffnNorm(), swap(plan, l.wGate()),
-                    swap(plan, l.wUp()), swap(plan, l.wDown())));
+            layers.add(l.withMatrices(swap(plan, l.wq()), swap(plan, l.wk()), swap(plan, l.wv()), swap(plan, l.wo()),
+                    swap(plan, l.wGate()), swap(plan, l.wUp()), swap(plan, l.wDown())));
         }
         return new Weights(swap(plan, stored.tokenEmbedding()), layers, stored.outputNorm(), swap(plan, stored.output()),
                 stored.ropeFreqFactors());
