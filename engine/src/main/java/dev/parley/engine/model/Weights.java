@@ -1,5 +1,6 @@
 package dev.parley.engine.model;
 
+import dev.parley.engine.gguf.GgmlType;
 import dev.parley.engine.gguf.GgufException;
 import dev.parley.engine.gguf.GgufFile;
 import dev.parley.engine.gguf.GgufTensorInfo;
@@ -152,7 +153,7 @@ public record Weights(Tensor tokenEmbedding, List<LayerWeights> layers, float[] 
             }
             if (!t.type().supported()) {
                 throw new GgufException(gguf.path().getFileName() + ": expected " + name
-                        + " in F32, F16, BF16, Q8_0 or Q4_0 but found " + t.type());
+                        + " in one of " + GgmlType.supportedNames() + " but found " + t.type());
             }
             return t;
         }

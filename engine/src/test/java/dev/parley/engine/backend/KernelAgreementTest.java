@@ -35,6 +35,14 @@ class KernelAgreementTest {
                 }
             }
         }
+        for (GgmlType type : new GgmlType[] {GgmlType.Q4_K, GgmlType.Q5_K, GgmlType.Q6_K}) {
+            for (int bits : new int[] {256, 512}) {
+                b.add(Arguments.of(type, 1, 256, 1, 1, bits));
+                b.add(Arguments.of(type, 7, 512, 3, 2, bits));
+                b.add(Arguments.of(type, 33, 768, 5, 3, bits));
+                b.add(Arguments.of(type, 9, 1280, 4, 1, bits));
+            }
+        }
         return b.build();
     }
 
