@@ -72,17 +72,16 @@ class SlidingWindowBatchTest {
             int[][] prompts = {prompt(21, 1), prompt(13, 2)};
             int decode = 10;
             // Alone: each sequence in a session of its own, the prompt then its own greedy ids.
-            List<float[]>[] alone = new List[2];
+            List<List<float[]>> alone = List.of(new ArrayList<>(), new ArrayList<>());
             int[][] continuation = new int[2][decode];
             for (int s = 0; s < 2; s++) {
-                alone[s] = new ArrayList<>();
                 try (InferenceSession session = model.newSession(CONTEXT)) {
                     float[] logits = session.ingest(prompts[s]).clone();
-                    alone[s].add(logits);
+                    alone.get(s).add(logits);
                     for (int k = 0; k < decode; k++) {
                         continuation[s][k] = argmax(logits);
                         logits = session.ingest(new int[] {continuation[s][k]}).clone();
-                        alone[s].add(logits);
+                        alone.get(s).add(logits);
                     }
                 }
             }
@@ -109,7 +108,7 @@ class SlidingWindowBatchTest {
                     }
                     forward.forward(batch, logits);
                     for (int s = 0; s < 2; s++) {
-                        float[] expected = alone[s].get(k);
+                        float[] expected = alone.get(s).get(k);
                         for (int v = 0; v < vocab; v++) {
                             worst = Math.max(worst, Math.abs(expected[v] - logits[s * vocab + v]));
                         }
@@ -118,7 +117,13 @@ class SlidingWindowBatchTest {
             }
             System.out.printf(Locale.ROOT, "gemma3 window 8, %s: batched vs alone, max |logit difference| %.2e%n",
                     backend, worst);
-            assertTrue(worst <= 1e-4, "batched logits should be those of each sequence alone but differ by " + worst);
+            // The scalar backend computes every dot product the same way in a batch as alone: the logits are equal.
+            // The vector backend's float reductions may be ordered otherwise once the JIT has compiled them (two test
+            // JVMs gave logits 0.01 apart), and a Q8_0 activation on a rounding edge then falls the other way; a
+            // window applied wrongly in the batched path moves the logits by about 2.
+            double tolerance = backend == BackendKind.SCALAR ? 0 : 0.05;
+            assertTrue(worst <= tolerance, "batched logits should be those of each sequence alone but differ by "
+                    + worst);
         }
     }
 
