@@ -5,7 +5,9 @@ package dev.parley.engine.tensor;
  * ({@code quantize_row_q8_K_ref} in ggml-quants.c): per block of {@value #BLOCK} values, {@code max} is the value
  * of largest magnitude (the first one on ties), {@code iscale = -127 / max}, {@code q = min(127, rint(iscale * x))}
  * (round half to even, as ggml's {@code nearest_int}), the float scale is {@code 1 / iscale}, and {@code bsums}
- * holds the sum of each 16 consecutive quants. An all-zero block has scale 0 and zero quants.
+ * holds the sum of each 16 consecutive quants. An all-zero block has scale 0 and zero quants. NaN values count as
+ * zero; a block whose largest value is subnormal (so that {@code iscale} overflows) gets scale 0 (ggml's result there
+ * is undefined).
  *
  * <p>The buffers are allocated on first use, so a model without K-quant matrices pays nothing.
  */
@@ -90,7 +92,9 @@ public final class Q8KActivations {
         for (int g = 0; g < BLOCK / SUM_GROUP; g++) {
             int sum = 0;
             for (int j = g * SUM_GROUP; j < (g + 1) * SUM_GROUP; j++) {
-                int q = Math.min(127, (int) Math.rint(iscale * x[base + j]));
+                // ggml clamps at 127 only; -127 is the least a finite block reaches, and the clamp keeps a block of
+                // subnormal values (iscale overflows to infinity) from wrapping around in the byte.
+                int q = Math.max(-127, Math.min(127, (int) Math.rint(iscale * x[base + j])));
                 quants[base + j] = (byte) q;
                 wideQuants[base + j] = (short) q;
                 sum += q;

@@ -1,13 +1,14 @@
 package dev.parley.models.gguf;
 
 import dev.parley.engine.gguf.GgmlType;
+import dev.parley.engine.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
  * Converts float values to and from the byte layouts of ggml's storage types: F32, F16, BF16,
- * Q8_0 and Q4_0, all little-endian.
+ * Q8_0, Q4_0 and the K-quants Q4_K, Q5_K, Q6_K ({@link KQuantEncoder}), all little-endian.
  *
  * <p>The quantizers follow ggml's reference algorithms ({@code quantize_row_q8_0_ref} and
  * {@code quantize_row_q4_0_ref} in {@code ggml-quants.c}) operation for operation in float
@@ -31,13 +32,15 @@ public final class TensorEncoder {
     private static final ValueLayout.OfShort LE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfFloat LE_FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    private static final String ENCODABLE = "F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K";
+
     private TensorEncoder() {
     }
 
     /** Whether {@link #encode} and {@link #decode} handle {@code type}. */
     public static boolean canEncode(GgmlType type) {
         return switch (type) {
-            case F32, F16, BF16, Q8_0, Q4_0 -> true;
+            case F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K -> true;
             default -> false;
         };
     }
@@ -93,7 +96,19 @@ public final class TensorEncoder {
                     quantizeQ4_0Block(src, srcOff + 32 * b, dst, dstOff + 18 * b);
                 }
             }
-            default -> throw new IllegalArgumentException("expected one of F32, F16, BF16, Q8_0, Q4_0 but found " + type);
+            case Q4_K, Q5_K -> {
+                int blockBytes = type.typeSize();
+                for (int b = 0; b < count / KQuantEncoder.QK; b++) {
+                    KQuantEncoder.quantizeQ45K(src, srcOff + KQuantEncoder.QK * b, dst, dstOff + blockBytes * b,
+                            type == GgmlType.Q5_K);
+                }
+            }
+            case Q6_K -> {
+                for (int b = 0; b < count / KQuantEncoder.QK; b++) {
+                    KQuantEncoder.quantizeQ6K(src, srcOff + KQuantEncoder.QK * b, dst, dstOff + 210 * b);
+                }
+            }
+            default -> throw new IllegalArgumentException("expected one of " + ENCODABLE + " but found " + type);
         }
         return bytes;
     }
@@ -142,7 +157,12 @@ public final class TensorEncoder {
                     }
                 }
             }
-            default -> throw new IllegalArgumentException("expected one of F32, F16, BF16, Q8_0, Q4_0 but found " + type);
+            case Q4_K, Q5_K, Q6_K -> {
+                if (count > 0) {
+                    Tensor.of("decode", type, src.asSlice(0, bytes), 1, count).dequantizeRow(0, out, 0);
+                }
+            }
+            default -> throw new IllegalArgumentException("expected one of " + ENCODABLE + " but found " + type);
         }
         return out;
     }

@@ -2,6 +2,7 @@ package dev.parley.models.synth;
 
 import dev.parley.engine.gguf.GgmlType;
 import dev.parley.engine.gguf.GgufMetadataValue;
+import dev.parley.models.gguf.QuantMix;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +30,18 @@ final class SynthLayout {
     }
 
     private SynthLayout() {
+    }
+
+    /** {@link #tensors(String, ModelShape, GgmlType, int)} with each matrix of the type {@code mix} gives it. */
+    static List<Planned> tensors(String arch, ModelShape s, QuantMix mix, int vocab) {
+        List<Planned> base = tensors(arch, s, mix.base(), vocab);
+        boolean hasOutput = base.stream().anyMatch(p -> p.name().equals("output.weight"));
+        List<Planned> out = new ArrayList<>(base.size());
+        for (Planned p : base) {
+            GgmlType t = p.kind() == Kind.MATRIX ? mix.typeFor(p.name(), p.dims().length, p.dims()[0], s.layers(), hasOutput) : null;
+            out.add(t == null ? p : new Planned(p.name(), p.dims(), t, p.kind(), p.std()));
+        }
+        return out;
     }
 
     static List<Planned> tensors(String arch, ModelShape s, GgmlType type, int vocab) {
@@ -151,6 +164,9 @@ final class SynthLayout {
             case F16 -> 1;
             case Q4_0 -> 2;
             case Q8_0 -> 7;
+            case Q4_K -> 14; // llama-quantize --pure Q4_K_S
+            case Q5_K -> 16; // --pure Q5_K_S
+            case Q6_K -> 18;
             case BF16 -> 32;
             default -> throw new IllegalArgumentException("no file type for " + type);
         };
