@@ -25,10 +25,20 @@ import java.util.Objects;
  * @param ropeScaling Llama 3 RoPE scaling, or null
  * @param window      Gemma 3's sliding window (its local layers see this many positions), 0 for none
  * @param ropeLinear  linear RoPE scaling factor (Gemma 3's global layers), 0 for none
+ * @param windowPattern Gemma 3's {@code sliding_window_pattern} key, or 0 to leave it out (as Google's files do:
+ *                    llama.cpp then takes 6)
  */
 public record ModelShape(String name, String arch, int dim, int layers, int heads, int kvHeads, int headDim, int ffn,
                          int vocab, double ropeBase, int context, double rmsEps, boolean tied, RopeScaling ropeScaling,
-                         int window, double ropeLinear) {
+                         int window, double ropeLinear, int windowPattern) {
+
+    /** A shape without a sliding_window_pattern key. */
+    public ModelShape(String name, String arch, int dim, int layers, int heads, int kvHeads, int headDim, int ffn,
+                      int vocab, double ropeBase, int context, double rmsEps, boolean tied, RopeScaling ropeScaling,
+                      int window, double ropeLinear) {
+        this(name, arch, dim, layers, heads, kvHeads, headDim, ffn, vocab, ropeBase, context, rmsEps, tied, ropeScaling,
+                window, ropeLinear, 0);
+    }
 
     /** A shape without a sliding window or linear RoPE scaling. */
     public ModelShape(String name, String arch, int dim, int layers, int heads, int kvHeads, int headDim, int ffn,
@@ -68,6 +78,7 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
         check(context > 0, "context > 0", context);
         check(rmsEps > 0 && rmsEps < 1, "0 < rms eps < 1", rmsEps);
         check(window >= 0, "window >= 0 (0: none)", window);
+        check(windowPattern >= 0, "window pattern >= 0 (0: no key)", windowPattern);
         check(ropeLinear == 0 || ropeLinear >= 1, "a linear RoPE factor of 0 (none) or at least 1", ropeLinear);
     }
 
@@ -95,7 +106,7 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
     /** A copy with a different vocabulary size. */
     public ModelShape withVocab(int newVocab) {
         return new ModelShape(name, arch, dim, layers, heads, kvHeads, headDim, ffn, newVocab, ropeBase, context, rmsEps,
-                tied, ropeScaling, window, ropeLinear);
+                tied, ropeScaling, window, ropeLinear, windowPattern);
     }
 
     private static final Map<String, ModelShape> BUILT_IN = builtInShapes();
@@ -178,7 +189,8 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
     /**
      * A built-in shape, optionally changed: {@code "tiny"}, {@code "tiny:layers=4,tied=true"},
      * {@code "qwen2.5-0.5b:layers=2"}. Keys: arch, dim, layers, heads, kv, headdim, ffn, vocab,
-     * rope, ctx, eps, tied, window (Gemma 3's sliding window), ropescale (linear RoPE factor), name. Changing dim or heads without headdim recomputes headdim as
+     * rope, ctx, eps, tied, window (Gemma 3's sliding window), ropescale (linear RoPE factor), pattern (Gemma 3's
+     * sliding_window_pattern key), name. Changing dim or heads without headdim recomputes headdim as
      * dim / heads.
      */
     public static ModelShape parse(String spec) {
@@ -195,6 +207,7 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
         boolean tied = base.tied;
         int window = base.window;
         double ropeLinear = base.ropeLinear;
+        int windowPattern = base.windowPattern;
         boolean headDimGiven = false;
         for (String part : spec.substring(colon + 1).split(",")) {
             if (part.isBlank()) {
@@ -223,8 +236,9 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
                     case "tied" -> tied = parseBool(v);
                     case "window" -> window = Integer.parseInt(v);
                     case "ropescale" -> ropeLinear = Double.parseDouble(v);
+                    case "pattern" -> windowPattern = Integer.parseInt(v);
                     default -> throw new IllegalArgumentException("unknown key '" + k + "' in model shape '" + spec
-                            + "'; expected arch, dim, layers, heads, kv, headdim, ffn, vocab, rope, ctx, eps, tied, window, ropescale or name");
+                            + "'; expected arch, dim, layers, heads, kv, headdim, ffn, vocab, rope, ctx, eps, tied, window, ropescale, pattern or name");
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("expected a number for '" + k + "' in model shape '" + spec + "' but found '" + v + "'");
@@ -238,7 +252,7 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
             headDim = dim / heads;
         }
         return new ModelShape(name, arch, dim, layers, heads, kv, headDim, ffn, vocab, rope, ctx, eps, tied, base.ropeScaling,
-                window, ropeLinear);
+                window, ropeLinear, windowPattern);
     }
 
     private static boolean parseBool(String v) {

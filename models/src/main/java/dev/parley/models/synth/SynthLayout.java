@@ -141,6 +141,9 @@ final class SynthLayout {
             if (s.window() > 0) {
                 m.put("gemma3.attention.sliding_window", GgufMetadataValue.ofUint32(s.window()));
             }
+            if (s.windowPattern() > 0) {
+                m.put("gemma3.attention.sliding_window_pattern", GgufMetadataValue.ofUint32(s.windowPattern()));
+            }
             if (s.ropeLinear() > 0) {
                 m.put("gemma3.rope.scaling.type", GgufMetadataValue.of("linear"));
                 m.put("gemma3.rope.scaling.factor", GgufMetadataValue.ofFloat32((float) s.ropeLinear()));
