@@ -78,6 +78,30 @@ public final class ThinkingFilter {
         return 0;
     }
 
+    /**
+     * The reasoning inside {@code text}'s thinking blocks, blocks separated by a blank line and stripped of the
+     * newlines around them; an unterminated block counts up to the end; empty when there is none.
+     */
+    public static String thoughts(String text) {
+        StringBuilder out = new StringBuilder();
+        int from = 0;
+        while (true) {
+            int open = text.indexOf(OPEN, from);
+            if (open < 0) {
+                return out.toString();
+            }
+            int close = text.indexOf(CLOSE, open + OPEN.length());
+            String inside = text.substring(open + OPEN.length(), close < 0 ? text.length() : close).strip();
+            if (!inside.isEmpty()) {
+                out.append(out.isEmpty() ? "" : "\n\n").append(inside);
+            }
+            if (close < 0) {
+                return out.toString();
+            }
+            from = close + CLOSE.length();
+        }
+    }
+
     /** {@code text} without its thinking blocks (what a whole reply says out loud). */
     public static String strip(String text) {
         ThinkingFilter f = new ThinkingFilter();

@@ -32,6 +32,15 @@ class ThinkingFilterTest {
     }
 
     @Test
+    void theThoughtsAreWhatTheWindowFolds() {
+        assertEquals("The user greets me.", ThinkingFilter.thoughts("<think>\nThe user greets me.\n</think>\n\nHi!"));
+        assertEquals("", ThinkingFilter.thoughts("<think>\n\n</think>\n\nFour."), "an empty block has no thoughts");
+        assertEquals("a\n\nb", ThinkingFilter.thoughts("<think>a</think>x<think> b </think>y"));
+        assertEquals("still going", ThinkingFilter.thoughts("<think>still going"));
+        assertEquals("", ThinkingFilter.thoughts("No thinking."));
+    }
+
+    @Test
     void oneCharacterAtATimeReleasesTheAnswerAsItComes() {
         ThinkingFilter f = new ThinkingFilter();
         StringBuilder out = new StringBuilder();
