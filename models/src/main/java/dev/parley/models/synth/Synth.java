@@ -113,8 +113,14 @@ public final class Synth {
 
     private void writeTensor(ExecutorService pool, GgufTensorSink sink, SynthLayout.Planned p, int index, long seed,
                              ModelShape shape, LongConsumer elementsDone) throws IOException {
-        if (p.kind() == SynthLayout.Kind.ROPE_FREQS) {
-            byte[] b = TensorEncoder.encode(p.type(), SynthLayout.llama3RopeFactors(shape));
+        if (p.kind() == SynthLayout.Kind.ROPE_FREQS || p.kind() == SynthLayout.Kind.PHI3_FACTORS_SHORT
+                || p.kind() == SynthLayout.Kind.PHI3_FACTORS_LONG) {
+            float[] factors = switch (p.kind()) {
+                case ROPE_FREQS -> SynthLayout.llama3RopeFactors(shape);
+                case PHI3_FACTORS_LONG -> SynthLayout.phi3RopeFactors(shape, true);
+                default -> SynthLayout.phi3RopeFactors(shape, false);
+            };
+            byte[] b = TensorEncoder.encode(p.type(), factors);
             sink.write(p.name(), b, 0, b.length);
             elementsDone.accept(p.elements());
             return;

@@ -9,7 +9,8 @@ import java.util.function.Consumer;
 /**
  * What {@link Synth#generate} makes.
  *
- * @param arch     {@code llama} or {@code qwen2} (qwen2 adds q/k/v biases and uses NEOX RoPE at run time)
+ * @param arch     {@code llama}, {@code qwen2} (q/k/v biases), {@code qwen3} (q/k norms), {@code gemma3} (q/k norms,
+ *                 post-norms, sliding window) or {@code phi3} (fused attn_qkv and gate/up)
  * @param shape    the hyper-parameters
  * @param mix      storage of the 2-D weights: one type for all (F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K) or
  *                 a llama.cpp mix (Q4_K_M, Q5_K_M: {@link QuantMix}); norms, biases and RoPE factors are always F32
@@ -26,8 +27,8 @@ public record SynthSpec(String arch, ModelShape shape, QuantMix mix, Path vocab,
         Objects.requireNonNull(arch, "arch");
         Objects.requireNonNull(shape, "shape");
         Objects.requireNonNull(mix, "mix");
-        if (!arch.equals("llama") && !arch.equals("qwen2")) {
-            throw new IllegalArgumentException("expected arch llama or qwen2 but found '" + arch + "'");
+        if (!java.util.Set.of("llama", "qwen2", "qwen3", "gemma3", "phi3").contains(arch)) {
+            throw new IllegalArgumentException("expected arch llama, qwen2, qwen3, gemma3 or phi3 but found '" + arch + "'");
         }
     }
 

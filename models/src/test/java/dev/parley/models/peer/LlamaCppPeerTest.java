@@ -1,12 +1,7 @@
 package dev.parley.models.peer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.parley.engine.SharedFixtures;
 import dev.parley.engine.backend.BackendKind;
 import dev.parley.engine.gguf.GgmlType;
 import dev.parley.engine.model.InferenceSession;
@@ -17,14 +12,9 @@ import dev.parley.models.gguf.QuantMix;
 import dev.parley.models.synth.ModelShape;
 import dev.parley.models.synth.Synth;
 import dev.parley.models.synth.SynthSpec;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,11 +27,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * top-1 token, llama.cpp's top-5 logits (log-probabilities at temperature 1: the raw logits up to one constant per
  * step, so differences from the top-1 are compared) must match Parley's within {@value #TOL} on both backends, and
  * where llama.cpp's top-1 leads the second by more than twice that, Parley's greedy id must be the same. Q8_0 models
- * run too, as the baseline. qwen3 and gemma3 are not here yet: {@code models synth} writes llama and qwen2 only.
+ * run too, as the baseline.
  *
- * <p>node-llama-cpp is found in {@code -Dparley.llamacpp=DIR}, {@code $PARLEY_LLAMACPP} or {@code ../peer} beside
- * the shared fixtures (a folder holding {@code node_modules/node-llama-cpp}; {@code .ci/run} installs it); the test
- * is skipped with a message when it or {@code node} is absent.
+ * <p>llama.cpp runs through {@link LlamaCppPeer} (skipped with a message without node-llama-cpp). {@link PeerParityTest}
+ * does the same for the qwen3, gemma3 and phi3 synth models.
  */
 class LlamaCppPeerTest {
 
@@ -54,23 +43,14 @@ class LlamaCppPeerTest {
     static final double TOL = 0.25;
     private static final String SHAPE = "tiny:dim=256,heads=4,kv=2,ffn=512,layers=4,ctx=512";
     private static final int[] PROMPT = {1, 40, 50, 60, 70, 300, 1000, 17};
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     static Path dir;
-    private static Path packageDir;
-    private static Path script;
+    private static LlamaCppPeer peer;
 
     @BeforeAll
-    static void peer() throws IOException {
-        packageDir = findPackage();
-        assumeTrue(packageDir != null, "skipped: node-llama-cpp is not installed (set -Dparley.llamacpp=DIR or "
-                + "PARLEY_LLAMACPP to a folder holding node_modules/node-llama-cpp; .ci/run installs it)");
-        assumeTrue(onPath("node"), "skipped: node is not on the PATH");
-        script = dir.resolve("greedy.mjs");
-        try (InputStream in = LlamaCppPeerTest.class.getResourceAsStream("greedy.mjs")) {
-            Files.write(script, in.readAllBytes());
-        }
+    static void peer() {
+        peer = LlamaCppPeer.require();
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -112,7 +92,7 @@ class LlamaCppPeerTest {
      * llama.cpp's top-1 per step (-1 where its margin is not clear).
      */
     private static List<Integer> compare(Path model) throws Exception {
-        JsonNode steps = llamaCpp(model).get("steps");
+        List<LlamaCppPeer.Step> steps = peer.greedy(model, PROMPT, STEPS, 5, dir);
         List<Integer> clear = new ArrayList<>();
         double worst = 0;
         for (BackendKind backend : new BackendKind[] {BackendKind.SCALAR, BackendKind.VECTOR}) {
@@ -120,15 +100,15 @@ class LlamaCppPeerTest {
                  InferenceSession s = m.newSession(512)) {
                 float[] logits = s.ingest(PROMPT);
                 for (int k = 0; k < STEPS; k++) {
-                    JsonNode top = steps.get(k);
-                    int first = top.get(0).get(0).asInt();
-                    double margin = top.get(0).get(1).asDouble() - top.get(1).get(1).asDouble();
-                    for (JsonNode pair : top) {
-                        double theirs = pair.get(1).asDouble() - top.get(0).get(1).asDouble();
-                        double ours = logits[pair.get(0).asInt()] - logits[first];
+                    LlamaCppPeer.Step step = steps.get(k);
+                    int first = step.id();
+                    double margin = step.margin();
+                    for (int i = 0; i < step.topIds().length; i++) {
+                        double theirs = step.topLogProbs()[i] - step.topLogProbs()[0];
+                        double ours = logits[step.topIds()[i]] - logits[first];
                         worst = Math.max(worst, Math.abs(theirs - ours));
                         assertEquals(theirs, ours, TOL, model.getFileName() + " " + backend + " step " + k + " token "
-                                + pair.get(0).asInt() + " (logit minus the top-1's)");
+                                + step.topIds()[i] + " (logit minus the top-1's)");
                     }
                     if (margin > 2 * TOL) {
                         assertEquals(first, argmax(logits), model.getFileName() + " " + backend + " step " + k
@@ -145,21 +125,6 @@ class LlamaCppPeerTest {
         return clear;
     }
 
-    private static JsonNode llamaCpp(Path model) throws Exception {
-        StringBuilder ids = new StringBuilder("[");
-        for (int i = 0; i < PROMPT.length; i++) {
-            ids.append(i == 0 ? "" : ",").append(PROMPT[i]);
-        }
-        ids.append(']');
-        Path err = Files.createTempFile(dir, "node", ".err");
-        Process p = new ProcessBuilder("node", script.toString(), packageDir.toString(), model.toString(),
-                ids.toString(), String.valueOf(STEPS), "5").redirectError(err.toFile()).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "node-llama-cpp did not finish in 3 minutes");
-        assertEquals(0, p.exitValue(), "node-llama-cpp failed: " + Files.readString(err));
-        return JSON.readTree(out);
-    }
-
     private static int argmax(float[] logits) {
         int best = 0;
         for (int i = 1; i < logits.length; i++) {
@@ -168,34 +133,5 @@ class LlamaCppPeerTest {
             }
         }
         return best;
-    }
-
-    private static Path findPackage() {
-        List<String> candidates = new ArrayList<>();
-        candidates.add(System.getProperty("parley.llamacpp"));
-        candidates.add(System.getenv("PARLEY_LLAMACPP"));
-        Path shared = SharedFixtures.sharedDir();
-        if (shared != null) {
-            candidates.add(shared.resolveSibling("peer").toString());
-        }
-        for (String c : candidates) {
-            if (c != null && !c.isBlank() && Files.isRegularFile(Path.of(c, "node_modules/node-llama-cpp/package.json"))) {
-                return Path.of(c).toAbsolutePath();
-            }
-        }
-        return null;
-    }
-
-    private static boolean onPath(String exe) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String d : path.split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, exe))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

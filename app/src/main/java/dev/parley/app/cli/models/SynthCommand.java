@@ -24,10 +24,12 @@ public final class SynthCommand implements Callable<Integer> {
 
     @Option(names = "--shape", required = true, paramLabel = "NAME",
             description = "A built-in shape, optionally changed: smollm2-135m, smollm2-360m, qwen2.5-0.5b, "
-                    + "qwen2.5-1.5b, llama-3.2-1b, tinyllama-1.1b, tiny, tiny-qwen2; e.g. qwen2.5-0.5b:layers=2.")
+                    + "qwen2.5-1.5b, llama-3.2-1b, llama-3.2-3b, tinyllama-1.1b, qwen3-0.6b, qwen3-1.7b, gemma3-1b, phi3.5-mini, "
+                    + "tiny, tiny-qwen2, tiny-qwen3, tiny-gemma3, tiny-phi3; e.g. qwen2.5-0.5b:layers=2, "
+                    + "tiny-gemma3:window=16.")
     String shape;
 
-    @Option(names = "--arch", paramLabel = "ARCH", description = "llama or qwen2 (default: the shape's own).")
+    @Option(names = "--arch", paramLabel = "ARCH", description = "llama, qwen2, qwen3, gemma3 or phi3 (default: the shape's own).")
     String arch;
 
     @Option(names = "--type", paramLabel = "TYPE", defaultValue = "q8_0",
