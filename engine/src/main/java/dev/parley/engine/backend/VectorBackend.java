@@ -188,8 +188,12 @@ public final class VectorBackend implements Backend {
             case Q4_KTensor q -> {
                 Q8KActivations a = x.q8k();
                 int blocks = cols / Q8KActivations.BLOCK;
+                int pairs = count - count % 2;
                 for (int r = from; r < to; r++) {
-                    for (int t = 0; t < count; t++) {
+                    for (int t = 0; t < pairs; t += 2) {
+                        KQuantKernels.dotQ4_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                    }
+                    for (int t = pairs; t < count; t++) {
                         out[t * rows + r] = KQuantKernels.dotQ4_K(seg, r * rowBytes, blocks, a, t);
                     }
                 }
@@ -197,8 +201,12 @@ public final class VectorBackend implements Backend {
             case Q5_KTensor q -> {
                 Q8KActivations a = x.q8k();
                 int blocks = cols / Q8KActivations.BLOCK;
+                int pairs = count - count % 2;
                 for (int r = from; r < to; r++) {
-                    for (int t = 0; t < count; t++) {
+                    for (int t = 0; t < pairs; t += 2) {
+                        KQuantKernels.dotQ5_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                    }
+                    for (int t = pairs; t < count; t++) {
                         out[t * rows + r] = KQuantKernels.dotQ5_K(seg, r * rowBytes, blocks, a, t);
                     }
                 }
@@ -206,8 +214,12 @@ public final class VectorBackend implements Backend {
             case Q6_KTensor q -> {
                 Q8KActivations a = x.q8k();
                 int blocks = cols / Q8KActivations.BLOCK;
+                int pairs = count - count % 2;
                 for (int r = from; r < to; r++) {
-                    for (int t = 0; t < count; t++) {
+                    for (int t = 0; t < pairs; t += 2) {
+                        KQuantKernels.dotQ6_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                    }
+                    for (int t = pairs; t < count; t++) {
                         out[t * rows + r] = KQuantKernels.dotQ6_K(seg, r * rowBytes, blocks, a, t);
                     }
                 }
