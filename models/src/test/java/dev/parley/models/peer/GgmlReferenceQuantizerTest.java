@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The K-quant writer and the Q8_K activations against ggml's own reference functions in llama.cpp's
  * {@code libggml-base.so} (the one node-llama-cpp 3.21.1 ships for linux-x64, called through the FFM API):
- * {@code quantize_row_q4_K_ref}, {@code _q5_K_ref}, {@code _q6_K_ref} and {@code quantize_row_q8_K_ref} on the same
+ * {@code quantize_row_q4_K_ref}, {@code _q5_K_ref}, {@code _q6_K_ref}, {@code _q5_0_ref} and {@code quantize_row_q8_K_ref} on the same
  * floats must give the same bytes; and Parley's dot products (scalar and vector backends) must agree with ggml's
  * AVX2 {@code ggml_vec_dot_q*_K_q8_K} (its haswell CPU library) within float rounding. Skipped where those libraries
  * are absent.
@@ -72,7 +72,8 @@ class GgmlReferenceQuantizerTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"Q4_K, quantize_row_q4_K_ref", "Q5_K, quantize_row_q5_K_ref", "Q6_K, quantize_row_q6_K_ref"})
+    @CsvSource({"Q4_K, quantize_row_q4_K_ref", "Q5_K, quantize_row_q5_K_ref", "Q6_K, quantize_row_q6_K_ref",
+            "Q5_0, quantize_row_q5_0_ref"})
     void kQuantBlocksAreGgmlsBytes(GgmlType type, String fn) throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             SymbolLookup lib = ggml(arena);
@@ -96,7 +97,8 @@ class GgmlReferenceQuantizerTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"Q4_K, ggml_vec_dot_q4_K_q8_K", "Q5_K, ggml_vec_dot_q5_K_q8_K", "Q6_K, ggml_vec_dot_q6_K_q8_K"})
+    @CsvSource({"Q4_K, ggml_vec_dot_q4_K_q8_K", "Q5_K, ggml_vec_dot_q5_K_q8_K", "Q6_K, ggml_vec_dot_q6_K_q8_K",
+            "Q5_0, ggml_vec_dot_q5_0_q8_0"})
     void dotProductsAreGgmls(GgmlType type, String fn) throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             SymbolLookup base = ggml(arena);
@@ -123,9 +125,22 @@ class GgmlReferenceQuantizerTest {
             for (int i = 0; i < cols; i++) {
                 x[i] = (float) rnd.nextGaussian();
             }
-            MemorySegment xq = arena.allocateFrom(ValueLayout.JAVA_BYTE,
-                    reference(base, arena, "quantize_row_q8_K_ref", x, cols / 256 * 292));
             Activations act = new Activations(1, cols).set(x, 1, cols);
+            MemorySegment xq;
+            if (type == GgmlType.Q5_0) {
+                // Q8_0 activations as Parley makes them (ggml's AVX2 rounding), in block_q8_0 layout for ggml's kernel.
+                act.prepare(ActivationFormat.Q8_0);
+                xq = arena.allocate(cols / 32 * 34L);
+                for (int b = 0; b < cols / 32; b++) {
+                    xq.set(ValueLayout.JAVA_SHORT_UNALIGNED, 34L * b, Float.floatToFloat16(act.scales()[b]));
+                    for (int i = 0; i < 32; i++) {
+                        xq.set(ValueLayout.JAVA_BYTE, 34L * b + 2 + i, act.quants()[32 * b + i]);
+                    }
+                }
+            } else {
+                xq = arena.allocateFrom(ValueLayout.JAVA_BYTE,
+                        reference(base, arena, "quantize_row_q8_K_ref", x, cols / 256 * 292));
+            }
             float[] scalar = new float[rows];
             float[] vector = new float[rows];
             try (var s = new dev.parley.engine.backend.ScalarBackend();
