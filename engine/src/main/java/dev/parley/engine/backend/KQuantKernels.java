@@ -147,4 +147,136 @@ final class KQuantKernels {
         }
         return acc.reduceLanes(VectorOperators.ADD);
     }
+
+    /**
+     * {@link #dotQ4_K} for activation rows {@code t} and {@code t + 1} at once (prompt processing): each weight block is
+     * unpacked once for both. Each result is bit-identical to {@link #dotQ4_K}'s (the same operations in the same
+     * order per row), so a prompt and the same tokens one by one agree exactly.
+     */
+    static void dotQ4_Kx2(MemorySegment w, long base, int blocks, Q8KActivations a, int t, float[] out, int rows, int r) {
+        short[] q = a.wideQuants();
+        float[] ys = a.scales();
+        int[] bs = a.bsums();
+        FloatVector acc0 = FloatVector.zero(F);
+        FloatVector acc1 = acc0;
+        float mins0 = 0f;
+        float mins1 = 0f;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 144;
+            int ab0 = t * blocks + b;
+            int ab1 = ab0 + blocks;
+            int xo0 = ab0 * QK;
+            int xo1 = ab1 * QK;
+            IntVector isum0 = IntVector.zero(I);
+            IntVector isum1 = isum0;
+            int summ0 = 0;
+            int summ1 = 0;
+            for (int j = 0; j < 8; j++) {
+                long qs = bo + 16 + 32L * (j / 2);
+                int shift = (j & 1) * 4;
+                ShortVector w0 = bits(w, qs, shift, 15);
+                ShortVector w1 = bits(w, qs + 16, shift, 15);
+                int sc = scale(w, bo + 4, j);
+                int m = min(w, bo + 4, j);
+                int o0 = xo0 + 32 * j;
+                int o1 = xo1 + 32 * j;
+                ShortVector p0 = w0.mul(ShortVector.fromArray(S, q, o0)).add(w1.mul(ShortVector.fromArray(S, q, o0 + 16)));
+                ShortVector p1 = w0.mul(ShortVector.fromArray(S, q, o1)).add(w1.mul(ShortVector.fromArray(S, q, o1 + 16)));
+                isum0 = isum0.add(pairSums(p0).mul(sc));
+                isum1 = isum1.add(pairSums(p1).mul(sc));
+                summ0 += m * (bs[ab0 * 16 + 2 * j] + bs[ab0 * 16 + 2 * j + 1]);
+                summ1 += m * (bs[ab1 * 16 + 2 * j] + bs[ab1 * 16 + 2 * j + 1]);
+            }
+            float dw = Float.float16ToFloat(w.get(I16, bo));
+            float dm = Float.float16ToFloat(w.get(I16, bo + 2));
+            acc0 = ((FloatVector) isum0.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab0]), acc0);
+            acc1 = ((FloatVector) isum1.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab1]), acc1);
+            mins0 += dm * ys[ab0] * summ0;
+            mins1 += dm * ys[ab1] * summ1;
+        }
+        out[t * rows + r] = acc0.reduceLanes(VectorOperators.ADD) - mins0;
+        out[(t + 1) * rows + r] = acc1.reduceLanes(VectorOperators.ADD) - mins1;
+    }
+
+    /** {@link #dotQ5_K} for activation rows {@code t}, {@code t + 1}; bit-identical to it, weights unpacked once. */
+    static void dotQ5_Kx2(MemorySegment w, long base, int blocks, Q8KActivations a, int t, float[] out, int rows, int r) {
+        short[] q = a.wideQuants();
+        float[] ys = a.scales();
+        int[] bs = a.bsums();
+        FloatVector acc0 = FloatVector.zero(F);
+        FloatVector acc1 = acc0;
+        float mins0 = 0f;
+        float mins1 = 0f;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 176;
+            int ab0 = t * blocks + b;
+            int ab1 = ab0 + blocks;
+            int xo0 = ab0 * QK;
+            int xo1 = ab1 * QK;
+            IntVector isum0 = IntVector.zero(I);
+            IntVector isum1 = isum0;
+            int summ0 = 0;
+            int summ1 = 0;
+            for (int j = 0; j < 8; j++) {
+                long qs = bo + 48 + 32L * (j / 2);
+                int shift = (j & 1) * 4;
+                ShortVector w0 = bits(w, qs, shift, 15).or(bits(w, bo + 16, j, 1).lanewise(VectorOperators.LSHL, 4));
+                ShortVector w1 = bits(w, qs + 16, shift, 15).or(bits(w, bo + 32, j, 1).lanewise(VectorOperators.LSHL, 4));
+                int sc = scale(w, bo + 4, j);
+                int m = min(w, bo + 4, j);
+                int o0 = xo0 + 32 * j;
+                int o1 = xo1 + 32 * j;
+                ShortVector p0 = w0.mul(ShortVector.fromArray(S, q, o0)).add(w1.mul(ShortVector.fromArray(S, q, o0 + 16)));
+                ShortVector p1 = w0.mul(ShortVector.fromArray(S, q, o1)).add(w1.mul(ShortVector.fromArray(S, q, o1 + 16)));
+                isum0 = isum0.add(pairSums(p0).mul(sc));
+                isum1 = isum1.add(pairSums(p1).mul(sc));
+                summ0 += m * (bs[ab0 * 16 + 2 * j] + bs[ab0 * 16 + 2 * j + 1]);
+                summ1 += m * (bs[ab1 * 16 + 2 * j] + bs[ab1 * 16 + 2 * j + 1]);
+            }
+            float dw = Float.float16ToFloat(w.get(I16, bo));
+            float dm = Float.float16ToFloat(w.get(I16, bo + 2));
+            acc0 = ((FloatVector) isum0.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab0]), acc0);
+            acc1 = ((FloatVector) isum1.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab1]), acc1);
+            mins0 += dm * ys[ab0] * summ0;
+            mins1 += dm * ys[ab1] * summ1;
+        }
+        out[t * rows + r] = acc0.reduceLanes(VectorOperators.ADD) - mins0;
+        out[(t + 1) * rows + r] = acc1.reduceLanes(VectorOperators.ADD) - mins1;
+    }
+
+    /** {@link #dotQ6_K} for activation rows {@code t}, {@code t + 1}; bit-identical to it, weights unpacked once. */
+    static void dotQ6_Kx2(MemorySegment w, long base, int blocks, Q8KActivations a, int t, float[] out, int rows, int r) {
+        short[] q = a.wideQuants();
+        float[] ys = a.scales();
+        FloatVector acc0 = FloatVector.zero(F);
+        FloatVector acc1 = acc0;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 210;
+            int ab0 = t * blocks + b;
+            int ab1 = ab0 + blocks;
+            int xo0 = ab0 * QK;
+            int xo1 = ab1 * QK;
+            IntVector isum0 = IntVector.zero(I);
+            IntVector isum1 = isum0;
+            for (int h = 0; h < 2; h++) {
+                for (int k = 0; k < 4; k++) {
+                    for (int g = 0; g < 2; g++) {
+                        long ql = bo + 64L * h + 32 * (k & 1) + 16 * g;
+                        long qh = bo + 128 + 32L * h + 16 * g;
+                        ShortVector wq = bits(w, ql, k < 2 ? 0 : 4, 15)
+                                .or(bits(w, qh, 2 * k, 3).lanewise(VectorOperators.LSHL, 4)).sub((short) 32);
+                        int sc = w.get(ValueLayout.JAVA_BYTE, bo + 192 + 8L * h + 2 * k + g);
+                        int o = 128 * h + 32 * k + 16 * g;
+                        isum0 = isum0.add(pairSums(wq.mul(ShortVector.fromArray(S, q, xo0 + o))).mul(sc));
+                        isum1 = isum1.add(pairSums(wq.mul(ShortVector.fromArray(S, q, xo1 + o))).mul(sc));
+                    }
+                }
+            }
+            float dw = Float.float16ToFloat(w.get(I16, bo + 208));
+            acc0 = ((FloatVector) isum0.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab0]), acc0);
+            acc1 = ((FloatVector) isum1.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab1]), acc1);
+        }
+        out[t * rows + r] = acc0.reduceLanes(VectorOperators.ADD);
+        out[(t + 1) * rows + r] = acc1.reduceLanes(VectorOperators.ADD);
+    }
 }

@@ -38,7 +38,7 @@ public final class RandomTensors {
                     seg.set(I16, 2 * i, Bf16.fromFloat((float) rnd.nextGaussian()));
                 }
             }
-            case Q8_0, Q4_0 -> {
+            case Q8_0, Q4_0, Q5_0 -> {
                 rnd.nextBytes(out);
                 int blockBytes = type.typeSize();
                 for (long b = 0; b < n / 32; b++) {

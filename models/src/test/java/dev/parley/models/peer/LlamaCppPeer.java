@@ -36,6 +36,11 @@ public final class LlamaCppPeer {
         this.folder = folder;
     }
 
+    /** The folder holding {@code node_modules/node-llama-cpp}. */
+    public Path folder() {
+        return folder;
+    }
+
     /** The installed peer; skips the calling test when node or the package is absent. */
     public static LlamaCppPeer require() {
         Path folder = find();
