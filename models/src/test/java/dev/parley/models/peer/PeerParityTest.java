@@ -85,7 +85,7 @@ class PeerParityTest {
         steps = peer.greedy(model, prompt, STEPS, TOP, dir);
         for (BackendKind backend : List.of(BackendKind.SCALAR, BackendKind.VECTOR)) {
             double dev = maxDeviation(model, backend, prompt, steps, tolerance(type), true);
-            System.out.printf(Locale.ROOT, "peer parity %s %s %s: max |log p - llama.cpp| = %.2e (tolerance %.0e)%n",
+            System.out.printf(Locale.ROOT, "peer parity %s %s %s: max |log p - llama.cpp| = %.2e (tolerance %.3g)%n",
                     arch, type, backend, dev, tolerance(type));
         }
     }
