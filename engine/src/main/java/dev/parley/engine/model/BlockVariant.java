@@ -14,20 +14,23 @@ package dev.parley.engine.model;
  * @param finalSoftcap      the same on the output logits, or 0 for none
  * @param ropeFactorsTensor the tensor of per-frequency RoPE divisors ({@code rope_freqs.weight}, Phi-3's
  *                          {@code rope_factors_short.weight}) or null
+ * @param ropeAttnFactor    {@code rope.scaling.attn_factor}: the rotated values are multiplied by it (ggml's
+ *                          {@code mscale}, Phi-3.5's LongRoPE), 1 when absent
  */
 public record BlockVariant(float embeddingScale, float queryScale, int slidingWindow, int windowPattern,
-                           float localRopeBase, float attentionSoftcap, float finalSoftcap, String ropeFactorsTensor) {
+                           float localRopeBase, float attentionSoftcap, float finalSoftcap, String ropeFactorsTensor,
+                           float ropeAttnFactor) {
 
     /** The Llama graph: nothing scaled, no window, no softcap, no RoPE factors. */
-    public static final BlockVariant NONE = new BlockVariant(1f, 0f, 0, 1, 10_000f, 0f, 0f, null);
+    public static final BlockVariant NONE = new BlockVariant(1f, 0f, 0, 1, 10_000f, 0f, 0f, null, 1f);
 
     public BlockVariant {
         if (!(embeddingScale > 0) || queryScale < 0 || slidingWindow < 0 || windowPattern < 1 || !(localRopeBase > 0)
-                || attentionSoftcap < 0 || finalSoftcap < 0) {
+                || attentionSoftcap < 0 || finalSoftcap < 0 || !(ropeAttnFactor > 0)) {
             throw new IllegalArgumentException("expected a positive embedding scale, RoPE base and window pattern and "
-                    + "non-negative query scale, window and softcaps but found " + embeddingScale + ", " + localRopeBase
-                    + ", " + windowPattern + ", " + queryScale + ", " + slidingWindow + ", " + attentionSoftcap + ", "
-                    + finalSoftcap);
+                    + "non-negative query scale, window and softcaps and a positive RoPE attn_factor but found " + embeddingScale
+                    + ", " + localRopeBase + ", " + windowPattern + ", " + queryScale + ", " + slidingWindow + ", "
+                    + attentionSoftcap + ", " + finalSoftcap + ", " + ropeAttnFactor);
         }
     }
 
@@ -39,12 +42,18 @@ public record BlockVariant(float embeddingScale, float queryScale, int slidingWi
     /** A copy with another RoPE factors tensor. */
     public BlockVariant withRopeFactors(String tensor) {
         return new BlockVariant(embeddingScale, queryScale, slidingWindow, windowPattern, localRopeBase,
-                attentionSoftcap, finalSoftcap, tensor);
+                attentionSoftcap, finalSoftcap, tensor, ropeAttnFactor);
     }
 
     /** A copy with another sliding window (tests of the window's edge). */
     public BlockVariant withSlidingWindow(int window) {
         return new BlockVariant(embeddingScale, queryScale, window, windowPattern, localRopeBase, attentionSoftcap,
-                finalSoftcap, ropeFactorsTensor);
+                finalSoftcap, ropeFactorsTensor, ropeAttnFactor);
+    }
+
+    /** A copy with another RoPE attn_factor. */
+    public BlockVariant withRopeAttnFactor(float factor) {
+        return new BlockVariant(embeddingScale, queryScale, slidingWindow, windowPattern, localRopeBase,
+                attentionSoftcap, finalSoftcap, ropeFactorsTensor, factor);
     }
 }

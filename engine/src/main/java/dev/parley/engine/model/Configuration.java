@@ -149,9 +149,15 @@ public record Configuration(Architecture architecture, int dim, int layers, int 
                 yield new BlockVariant((float) Math.sqrt(dim), queryScale, window, pattern,
                         (float) gguf.getDouble(p + "rope.freq_base_swa", 10_000.0),
                         (float) gguf.getDouble(p + "attn_logit_softcapping", 0.0),
-                        (float) gguf.getDouble(p + "final_logit_softcapping", 0.0), null);
+                        (float) gguf.getDouble(p + "final_logit_softcapping", 0.0), null, 1f);
             }
         };
+        // llama.cpp multiplies the rotated values by rope.scaling.attn_factor when the file has it (Phi-3.5).
+        double attnFactor = gguf.getDouble(p + "rope.scaling.attn_factor", 1.0);
+        if (!(attnFactor > 0)) {
+            throw new GgufException("expected a positive " + p + "rope.scaling.attn_factor but found " + attnFactor);
+        }
+        v = v.withRopeAttnFactor((float) attnFactor);
         if (gguf.findTensor("rope_freqs.weight").isPresent()) {
             v = v.withRopeFactors("rope_freqs.weight");
         } else if (gguf.findTensor("rope_factors_short.weight").isPresent()) {

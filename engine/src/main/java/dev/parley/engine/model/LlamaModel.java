@@ -78,7 +78,7 @@ public final class LlamaModel implements AutoCloseable {
         CudaModel cuda = null;
         try {
             Configuration config = Configuration.fromGguf(gguf);
-            BackendChoice choice = onCpuUnlessCudaRuns(resolved, options.backend(), config.architecture());
+            BackendChoice choice = onCpuUnlessCudaRuns(resolved, options.backend(), config);
             Weights stored = Weights.load(gguf, config);
             if (choice.kind() == BackendKind.CUDA) {
                 // The GPU quantizes every matrix to Q8_0 itself while uploading; nothing is converted on the host.
@@ -100,9 +100,12 @@ public final class LlamaModel implements AutoCloseable {
     }
 
     /** {@code choice}, or the vector backend when the GPU's forward pass does not compute {@code arch}. */
-    private static BackendChoice onCpuUnlessCudaRuns(BackendChoice choice, BackendKind requested, Architecture arch)
+    private static BackendChoice onCpuUnlessCudaRuns(BackendChoice choice, BackendKind requested, Configuration config)
             throws dev.parley.engine.gguf.GgufException {
-        if (choice.kind() != BackendKind.CUDA || arch.runsOnCuda()) {
+        Architecture arch = config.architecture();
+        // The GPU's RoPE has no attn_factor (mscale) either.
+        boolean runs = arch.runsOnCuda() && config.variant().ropeAttnFactor() == 1f;
+        if (choice.kind() != BackendKind.CUDA || runs) {
             return choice;
         }
         if (requested == BackendKind.CUDA) {

@@ -152,6 +152,8 @@ final class SynthLayout {
         if (arch.equals("phi3")) {
             m.put("phi3.rope.dimension_count", GgufMetadataValue.ofUint32(s.headDim()));
             m.put("phi3.rope.scaling.original_context_length", GgufMetadataValue.ofUint32(s.context()));
+            // As Phi-3.5's LongRoPE files: sqrt(1 + ln(32) / ln(4096)), which llama.cpp multiplies the rotation by.
+            m.put("phi3.rope.scaling.attn_factor", GgufMetadataValue.ofFloat32(1.19f));
         }
         if (arch.equals("llama")) {
             m.put("llama.vocab_size", GgufMetadataValue.ofUint32(vocab));

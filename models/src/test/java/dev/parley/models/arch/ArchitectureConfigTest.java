@@ -128,6 +128,7 @@ class ArchitectureConfigTest {
             assertEquals(1f, factors[0]);
             assertEquals(1.5f, factors[factors.length - 1], 1e-6f, "the short set (the long one ends at 8)");
             assertFalse(c.architecture().runsOnCuda(), "phi3 stays on the CPU");
+            assertEquals(1.19f, c.variant().ropeAttnFactor(), "rope.scaling.attn_factor");
         }
     }
 }
