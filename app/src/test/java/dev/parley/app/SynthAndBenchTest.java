@@ -47,10 +47,10 @@ class SynthAndBenchTest {
         assertEquals(2, shape.code());
         assertEquals(1, shape.errLines().size(), shape.toString());
         assertTrue(shape.errLines().getFirst().contains("smollm2-135m"), shape.toString());
-        CliRun type = CliRun.of("models", "synth", "--shape", "tiny", "--type", "q5_k", "--out",
+        CliRun type = CliRun.of("models", "synth", "--shape", "tiny", "--type", "q3_k", "--out",
                 dir.resolve("x.gguf").toString());
-        assertEquals(List.of("parley: error: expected a weight type of f32, f16, bf16, q8_0 or q4_0 but found 'q5_k'"),
-                type.errLines());
+        assertEquals(List.of("parley: error: expected a type of f32, f16, bf16, q4_0, q8_0, q4_k, q5_k, q6_k, q4_k_m, "
+                        + "q5_k_m but found 'q3_k'"), type.errLines());
         assertTrue(!Files.exists(dir.resolve("x.gguf")));
     }
 }

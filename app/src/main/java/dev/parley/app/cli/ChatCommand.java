@@ -57,6 +57,10 @@ final class ChatCommand implements Callable<Integer> {
                     + "0.9) or stop (answers stop when the context is full). Default: ${DEFAULT-VALUE}.")
     String contextPolicy;
 
+    @Option(names = "--think", description = "Let a reasoning model (Qwen3) think before it answers; its <think> block "
+            + "is printed. Off by default: the answer starts at once.")
+    boolean think;
+
     @Option(names = {"-v", "--verbose"}, description = "Log on stderr how many prompt tokens each turn reused from the cache.")
     boolean verbose;
 
@@ -88,7 +92,7 @@ final class ChatCommand implements Callable<Integer> {
                         + " has random weights, so its answers are nonsense (it shows the engine working)");
             }
             ChatTemplate template = ChatTemplate.detect(
-                    loaded.model().gguf().getString("tokenizer.chat_template", null));
+                    loaded.model().gguf().getString("tokenizer.chat_template", null)).withThinking(think);
             if (template.isFallback() || verbose) {
                 err.println("parley: chat template: " + template.family()
                         + (template.isFallback() ? " (the model has none Parley knows; using a generic one)" : ""));

@@ -51,6 +51,11 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object {\"prompt_ids\", \"ids\", \"text\"} instead of streaming.")
     boolean json;
 
+    @Option(names = "--top-logits", paramLabel = "K", defaultValue = "0",
+            description = "With --json: add \"top_logits\", for each generated step that step's K highest raw logits "
+                    + "as [[id, logit], ...] (default: ${DEFAULT-VALUE}, none).")
+    int topLogits;
+
     GenerateCommand(Terminal terminal) {
         this.terminal = terminal;
     }
@@ -63,6 +68,12 @@ final class GenerateCommand implements Callable<Integer> {
         if (stops.stream().anyMatch(String::isEmpty)) {
             throw new UsageException("--stop needs a non-empty text");
         }
+        if (topLogits < 0) {
+            throw new UsageException("--top-logits must be >= 0, found " + topLogits);
+        }
+        if (topLogits > 0 && !json) {
+            throw new UsageException("--top-logits needs --json");
+        }
         var settings = samplingArgs.settings();
         PrintStream out = terminal.out();
         try (LoadedModel loaded = LoadedModel.open(modelArgs);
@@ -71,8 +82,10 @@ final class GenerateCommand implements Callable<Integer> {
             if (promptIds.length == 0) {
                 throw new UsageException("the prompt is empty and this model adds no BOS token: nothing to continue");
             }
+            Sampler sampler = Sampler.create(settings);
+            TopLogitsRecorder recorder = topLogits > 0 ? new TopLogitsRecorder(sampler, topLogits) : null;
             GenerationResult result = new Generator(loaded.tokenizer()).generate(session,
-                    new GenerationRequest(promptIds, maxTokens, stops), Sampler.create(settings),
+                    new GenerationRequest(promptIds, maxTokens, stops), recorder != null ? recorder : sampler,
                     new CancellationToken(), event -> {
                         if (!json) {
                             stream(out, event);
@@ -83,6 +96,10 @@ final class GenerateCommand implements Callable<Integer> {
                 object.put("prompt_ids", promptIds);
                 object.put("ids", result.tokens());
                 object.put("text", result.text());
+                if (recorder != null) {
+                    // A step that chose an end-of-generation token produced no id: only the ids' steps are kept.
+                    object.put("top_logits", recorder.steps(result.tokens().length));
+                }
                 out.println(new ObjectMapper().writeValueAsString(object));
             } else {
                 out.println();

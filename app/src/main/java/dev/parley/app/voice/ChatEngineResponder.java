@@ -7,6 +7,7 @@ import dev.parley.engine.api.Engine;
 import dev.parley.engine.api.EngineHandle;
 import dev.parley.engine.api.EngineResult;
 import dev.parley.engine.generate.StopReason;
+import dev.parley.engine.generate.ThinkingFilter;
 import dev.parley.engine.generate.TokenEvent;
 import dev.parley.engine.sampling.SamplingSettings;
 import dev.parley.engine.tokenizer.ChatMessage;
@@ -50,6 +51,8 @@ public final class ChatEngineResponder implements Responder {
             history.add(ChatMessage.user(userText));
             messages = List.copyOf(history);
         }
+        // A reasoning model's <think> block is never spoken.
+        ThinkingFilter spoken = new ThinkingFilter();
         EngineHandle handle = engine.chat(new ChatRequest(conversationId, messages, sampling, maxTokens, List.of()),
                 event -> {
                     String text = switch (event) {
@@ -57,8 +60,9 @@ public final class ChatEngineResponder implements Responder {
                         case TokenEvent.Text t -> t.text();
                         case TokenEvent.Done d -> "";
                     };
-                    if (!text.isEmpty() && !cancel.isCancelled()) {
-                        textPieces.accept(text);
+                    String say = event instanceof TokenEvent.Done ? spoken.finish() : spoken.accept(text);
+                    if (!say.isEmpty() && !cancel.isCancelled()) {
+                        textPieces.accept(say);
                     }
                 });
         cancel.onCancel(handle::cancel);

@@ -6,6 +6,7 @@ import dev.parley.engine.generate.CancellationToken;
 import dev.parley.engine.generate.Conversation;
 import dev.parley.engine.generate.GenerationResult;
 import dev.parley.engine.generate.StopReason;
+import dev.parley.engine.generate.ThinkingFilter;
 import dev.parley.engine.generate.TokenEvent;
 import dev.parley.engine.sampling.Sampler;
 import dev.parley.engine.tokenizer.ChatMessage;
@@ -50,6 +51,8 @@ public final class EngineResponder implements Responder {
     public void respond(String userText, Consumer<String> textPieces, CancellationSignal cancel) {
         CancellationToken token = new CancellationToken();
         cancel.onCancel(token::cancel);
+        // A reasoning model's <think> block is never spoken.
+        ThinkingFilter spoken = new ThinkingFilter();
         GenerationResult result;
         synchronized (conversation) {
             beforeLast = conversation.messages().stream().filter(m -> m.role() != Role.SYSTEM).toList();
@@ -59,8 +62,9 @@ public final class EngineResponder implements Responder {
                     case TokenEvent.Text t -> t.text();
                     case TokenEvent.Done d -> "";
                 };
-                if (!text.isEmpty() && !token.isCancelled()) {
-                    textPieces.accept(text);
+                String say = event instanceof TokenEvent.Done ? spoken.finish() : spoken.accept(text);
+                if (!say.isEmpty() && !token.isCancelled()) {
+                    textPieces.accept(say);
                 }
             });
         }

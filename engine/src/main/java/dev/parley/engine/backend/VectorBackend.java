@@ -6,6 +6,11 @@ import dev.parley.engine.tensor.BF16Tensor;
 import dev.parley.engine.tensor.F16Tensor;
 import dev.parley.engine.tensor.F32Tensor;
 import dev.parley.engine.tensor.Q4_0Tensor;
+import dev.parley.engine.tensor.Q5_0Tensor;
+import dev.parley.engine.tensor.Q4_KTensor;
+import dev.parley.engine.tensor.Q5_KTensor;
+import dev.parley.engine.tensor.Q6_KTensor;
+import dev.parley.engine.tensor.Q8KActivations;
 import dev.parley.engine.tensor.Q8_0Tensor;
 import dev.parley.engine.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
@@ -178,6 +183,55 @@ public final class VectorBackend implements Backend {
                 for (int r = from; r < to; r++) {
                     for (int t = 0; t < count; t++) {
                         out[t * rows + r] = VectorKernels.dotQ4_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
+                    }
+                }
+            }
+            case Q5_0Tensor q -> {
+                short[] qs = x.wideQuants();
+                float[] sc = x.scales();
+                int blocks = cols / Activations.BLOCK;
+                for (int r = from; r < to; r++) {
+                    for (int t = 0; t < count; t++) {
+                        out[t * rows + r] = VectorKernels.dotQ5_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
+                    }
+                }
+            }
+            case Q4_KTensor q -> {
+                Q8KActivations a = x.q8k();
+                int blocks = cols / Q8KActivations.BLOCK;
+                int pairs = count - count % 2;
+                for (int r = from; r < to; r++) {
+                    for (int t = 0; t < pairs; t += 2) {
+                        KQuantKernels.dotQ4_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                    }
+                    for (int t = pairs; t < count; t++) {
+                        out[t * rows + r] = KQuantKernels.dotQ4_K(seg, r * rowBytes, blocks, a, t);
+                    }
+                }
+            }
+            case Q5_KTensor q -> {
+                Q8KActivations a = x.q8k();
+                int blocks = cols / Q8KActivations.BLOCK;
+                int pairs = count - count % 2;
+                for (int r = from; r < to; r++) {
+                    for (int t = 0; t < pairs; t += 2) {
+                        KQuantKernels.dotQ5_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                    }
+                    for (int t = pairs; t < count; t++) {
+                        out[t * rows + r] = KQuantKernels.dotQ5_K(seg, r * rowBytes, blocks, a, t);
+                    }
+                }
+            }
+            case Q6_KTensor q -> {
+                Q8KActivations a = x.q8k();
+                int blocks = cols / Q8KActivations.BLOCK;
+                int pairs = count - count % 2;
+                for (int r = from; r < to; r++) {
+                    for (int t = 0; t < pairs; t += 2) {
+                        KQuantKernels.dotQ6_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                    }
+                    for (int t = pairs; t < count; t++) {
+                        out[t * rows + r] = KQuantKernels.dotQ6_K(seg, r * rowBytes, blocks, a, t);
                     }
                 }
             }

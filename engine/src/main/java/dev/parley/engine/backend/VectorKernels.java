@@ -27,6 +27,7 @@ final class VectorKernels {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(LE);
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(LE);
+    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(LE);
     private static final int QK = Activations.BLOCK;
 
     private VectorKernels() {
@@ -95,6 +96,32 @@ final class VectorKernels {
                     .and((byte) 0x0f).sub((byte) 8);
             ShortVector w0 = (ShortVector) lo.convertShape(VectorOperators.B2S, S, 0);
             ShortVector w1 = (ShortVector) hi.convertShape(VectorOperators.B2S, S, 0);
+            ShortVector p = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
+            acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
+        }
+        return acc.reduceLanes(VectorOperators.ADD);
+    }
+
+    /**
+     * Q5_0 row (22-byte blocks at {@code base}) x Q8_0 activations: the nibbles as in {@link #dotQ4_0}, the fifth bits
+     * from {@code qh} through lane masks (bit j of the mask is bit j of {@code qh}), then {@code q - 16}.
+     */
+    static float dotQ5_0(MemorySegment w, long base, int blocks, short[] q, int qo, float[] s, int so) {
+        FloatVector acc = FloatVector.zero(F);
+        ShortVector zero = ShortVector.zero(S);
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 22;
+            float d = Float.float16ToFloat(w.get(I16, bo)) * s[so + b];
+            int qh = w.get(I32, bo + 2);
+            int xo = qo + b * QK;
+            ByteVector packed = ByteVector.fromMemorySegment(B128, w, bo + 6, LE);
+            ByteVector lo = packed.and((byte) 0x0f);
+            ByteVector hi = packed.reinterpretAsShorts().lanewise(VectorOperators.LSHR, 4).reinterpretAsBytes().and((byte) 0x0f);
+            ShortVector w0 = ((ShortVector) lo.convertShape(VectorOperators.B2S, S, 0))
+                    .add(zero.blend((short) 16, VectorMask.fromLong(S, qh & 0xffff))).sub((short) 16);
+            ShortVector w1 = ((ShortVector) hi.convertShape(VectorOperators.B2S, S, 0))
+                    .add(zero.blend((short) 16, VectorMask.fromLong(S, qh >>> 16))).sub((short) 16);
             ShortVector p = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
             acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
                     .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);

@@ -10,15 +10,15 @@ public enum GgmlType {
     F16(1, 1, 2, true),
     Q4_0(2, 32, 2 + 16, true),
     Q4_1(3, 32, 2 + 2 + 16, false),
-    Q5_0(6, 32, 2 + 4 + 16, false),
+    Q5_0(6, 32, 2 + 4 + 16, true),
     Q5_1(7, 32, 2 + 2 + 4 + 16, false),
     Q8_0(8, 32, 2 + 32, true),
     Q8_1(9, 32, 4 + 4 + 32, false),
     Q2_K(10, 256, 84, false),
     Q3_K(11, 256, 110, false),
-    Q4_K(12, 256, 144, false),
-    Q5_K(13, 256, 176, false),
-    Q6_K(14, 256, 210, false),
+    Q4_K(12, 256, 144, true),
+    Q5_K(13, 256, 176, true),
+    Q6_K(14, 256, 210, true),
     Q8_K(15, 256, 292, false),
     IQ2_XXS(16, 256, 66, false),
     IQ2_XS(17, 256, 74, false),
@@ -73,6 +73,17 @@ public enum GgmlType {
                     + this + " but found " + elements);
         }
         return Math.multiplyExact(elements / blockSize, (long) typeSize);
+    }
+
+    /** The names of the types Parley computes with, for error messages: "F32, F16, ...". */
+    public static String supportedNames() {
+        StringBuilder b = new StringBuilder();
+        for (GgmlType t : values()) {
+            if (t.supported) {
+                b.append(b.isEmpty() ? "" : ", ").append(t);
+            }
+        }
+        return b.toString();
     }
 
     /** The type with GGUF id {@code id}, or null when the id is unknown. */

@@ -151,7 +151,7 @@ record GgufHeader(int version, Map<String, GgufMetadataValue> metadata, List<Ggu
             }
             if (!type.supported()) {
                 throw error("tensor '" + tname + "' has type " + type + " (id " + typeId
-                        + "), which Parley does not support; supported: F32, F16, BF16, Q8_0, Q4_0");
+                        + "), which Parley does not support; supported: " + GgmlType.supportedNames());
             }
             if (dims[0] % type.blockSize() != 0) {
                 throw error("expected the first dimension of tensor '" + tname + "' to be a multiple of "

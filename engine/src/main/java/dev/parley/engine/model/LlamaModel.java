@@ -72,12 +72,13 @@ public final class LlamaModel implements AutoCloseable {
     public static LlamaModel load(Path path, ModelOptions options, LoadProgress progress) throws IOException {
         // The CUDA driver is probed (once per process) only when the GPU is asked for or may be used.
         CudaStatus gpu = options.backend().cpu() ? CudaStatus.unavailable("not probed") : CudaProbe.status();
-        BackendChoice choice = BackendChoice.resolve(options.backend(), gpu);
+        BackendChoice resolved = BackendChoice.resolve(options.backend(), gpu);
         GgufFile gguf = GgufFile.open(path);
         Arena arena = Arena.ofShared();
         CudaModel cuda = null;
         try {
             Configuration config = Configuration.fromGguf(gguf);
+            BackendChoice choice = onCpuUnlessCudaRuns(resolved, options.backend(), config);
             Weights stored = Weights.load(gguf, config);
             if (choice.kind() == BackendKind.CUDA) {
                 // The GPU quantizes every matrix to Q8_0 itself while uploading; nothing is converted on the host.
@@ -96,6 +97,23 @@ public final class LlamaModel implements AutoCloseable {
             gguf.close();
             throw e;
         }
+    }
+
+    /** {@code choice}, or the vector backend when the GPU's forward pass does not compute {@code arch}. */
+    private static BackendChoice onCpuUnlessCudaRuns(BackendChoice choice, BackendKind requested, Configuration config)
+            throws dev.parley.engine.gguf.GgufException {
+        Architecture arch = config.architecture();
+        // The GPU's RoPE has no attn_factor (mscale) either.
+        boolean runs = arch.runsOnCuda() && config.variant().ropeAttnFactor() == 1f;
+        if (choice.kind() != BackendKind.CUDA || runs) {
+            return choice;
+        }
+        if (requested == BackendKind.CUDA) {
+            throw new dev.parley.engine.gguf.GgufException("backend cuda: expected a llama or qwen2 model but found "
+                    + arch.ggufName() + ", which the GPU backend does not run yet; use --backend auto or cpu");
+        }
+        return new BackendChoice(BackendKind.VECTOR, "the GPU backend does not run " + arch.ggufName()
+                + " yet: using the CPU (vector)");
     }
 
     /** The backend that runs this model and why (e.g. auto without a GPU: "no CUDA driver: using the CPU (vector)"). */

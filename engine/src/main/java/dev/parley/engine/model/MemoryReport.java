@@ -81,7 +81,7 @@ public record MemoryReport(Map<GgmlType, Long> mappedWeightBytes, Map<GgmlType, 
     /** Bytes of the buffers of one session (mirrors {@code SessionState} and {@link Activations}). */
     public static long scratchBytes(Configuration c, int chunk, int contextLength, int threads) {
         long floats = 3L * chunk * c.dim() + 2L * chunk * c.qDim() + 2L * chunk * c.kvDim() + 2L * chunk * c.ffnDim()
-                + (long) threads * contextLength + 2L * chunk * (c.ropeDims() / 2) + c.vocabSize();
+                + (long) threads * contextLength + 2L * chunk * (c.ropeDims() / 2) * (c.variant().slidingWindow() > 0 ? 2 : 1) + c.vocabSize();
         long n = (long) chunk * Math.max(c.dim(), Math.max(c.qDim(), c.ffnDim()));
         // rounded floats, int8 quants, quants widened to shorts, quants back as floats, block scales
         long activations = 4 * n + n + 2 * n + 4 * n + 4 * ((n + Activations.BLOCK - 1) / Activations.BLOCK + chunk);

@@ -12,13 +12,31 @@ public final class RoPE {
     private final float thetaScale;
     private final float freqScale;
     private final float[] freqFactors;
+    private final float mscale;
 
     public RoPE(Configuration config, float[] freqFactors) {
-        this.style = config.architecture().ropeStyle();
-        this.ropeDims = config.ropeDims();
-        this.thetaScale = (float) Math.pow(config.ropeFreqBase(), -2.0 / ropeDims);
-        this.freqScale = config.ropeFreqScale();
+        this(config.architecture().ropeStyle(), config.ropeDims(), config.ropeFreqBase(), config.ropeFreqScale(),
+                freqFactors, config.variant().ropeAttnFactor());
+    }
+
+    /** The rotation of Gemma's local (sliding-window) layers: their own base, no scaling, no factors. */
+    public static RoPE local(Configuration config) {
+        return new RoPE(config.architecture().ropeStyle(), config.ropeDims(), config.variant().localRopeBase(), 1f,
+                null, 1f);
+    }
+
+    public RoPE(RopeStyle style, int ropeDims, float base, float freqScale, float[] freqFactors) {
+        this(style, ropeDims, base, freqScale, freqFactors, 1f);
+    }
+
+    /** {@code mscale} multiplies the cosines and sines, so the rotated values (ggml's attn_factor). */
+    public RoPE(RopeStyle style, int ropeDims, float base, float freqScale, float[] freqFactors, float mscale) {
+        this.style = style;
+        this.ropeDims = ropeDims;
+        this.thetaScale = (float) Math.pow(base, -2.0 / ropeDims);
+        this.freqScale = freqScale;
         this.freqFactors = freqFactors;
+        this.mscale = mscale;
     }
 
     /** Number of (cos, sin) pairs per position. */
@@ -32,8 +50,8 @@ public final class RoPE {
         for (int i = 0; i < ropeDims / 2; i++) {
             float ff = freqFactors != null ? freqFactors[i] : 1f;
             float t = freqScale * (theta / ff);
-            cos[offset + i] = (float) Math.cos(t);
-            sin[offset + i] = (float) Math.sin(t);
+            cos[offset + i] = (float) Math.cos(t) * mscale;
+            sin[offset + i] = (float) Math.sin(t) * mscale;
             theta *= thetaScale;
         }
     }

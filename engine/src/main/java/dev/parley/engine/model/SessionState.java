@@ -18,8 +18,8 @@ final class SessionState {
     final float[] hb;     // (chunk, ffnDim) gate
     final float[] hb2;    // (chunk, ffnDim) up
     final float[][] scores; // (thread, contextLength)
-    final float[] cos;    // (chunk, ropeDims / 2)
-    final float[] sin;    // (chunk, ropeDims / 2)
+    final float[][] cos;  // (rotation, chunk * ropeDims / 2): one table per distinct RoPE (global, local)
+    final float[][] sin;
     final float[] logits; // (vocab)
     final Activations act;
     final float[][] qkvOut;    // {q, k, v}
@@ -40,8 +40,9 @@ final class SessionState {
         hb = new float[chunk * c.ffnDim()];
         hb2 = new float[chunk * c.ffnDim()];
         scores = new float[threads][contextLength];
-        cos = new float[chunk * (c.ropeDims() / 2)];
-        sin = new float[chunk * (c.ropeDims() / 2)];
+        int rotations = c.variant().slidingWindow() > 0 ? 2 : 1;
+        cos = new float[rotations][chunk * (c.ropeDims() / 2)];
+        sin = new float[rotations][chunk * (c.ropeDims() / 2)];
         logits = new float[c.vocabSize()];
         act = new Activations(chunk, Math.max(c.dim(), Math.max(c.qDim(), c.ffnDim())));
         qkvOut = new float[][] {q, k, v};

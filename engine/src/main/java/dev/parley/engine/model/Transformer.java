@@ -6,9 +6,13 @@ import dev.parley.engine.tensor.Tensor;
 
 /**
  * The forward pass of a Llama-style decoder, written to follow llama.cpp's graph and rounding:
- * embedding lookup, then per block RMSNorm, Q/K/V (+bias), RoPE, causal grouped-query attention
- * over the KV cache, output projection and residual, RMSNorm, SwiGLU feed-forward and residual;
- * finally RMSNorm and the output projection of the last token. Stateless: the buffers and the
+ * embedding lookup (scaled for Gemma), then per block RMSNorm, Q/K/V (+bias), the per-head q/k norms
+ * (Qwen3, Gemma 3), RoPE (the layer's own rotation: Gemma's local layers have theirs), causal grouped-query
+ * attention over the KV cache (within the window on sliding-window layers), output projection, the
+ * post-attention norm (Gemma) and residual, RMSNorm, the gated feed-forward (SiLU or GELU gate), the post-FFN
+ * norm and residual; finally RMSNorm, the output projection of the last token and the optional logit softcap.
+ * What a family lacks is data, not a branch of its own: absent norms and biases are null, the activation is
+ * the architecture's, windows and scales come from {@link BlockVariant}. Stateless: the buffers and the
  * cache belong to the caller.
  */
 final class Transformer {
@@ -16,7 +20,12 @@ final class Transformer {
     private final Configuration c;
     private final Weights w;
     private final Backend backend;
-    private final RoPE rope;
+    /** The rotations (global, and local when the model has sliding-window layers) and each layer's index in it. */
+    private final RoPE[] ropes;
+    private final int[] ropeOf;
+    /** Positions each layer attends to, itself included. */
+    private final int[] window;
+    private final Activation activation;
     /** Per layer: {wq, wk, wv} and {wGate, wUp}, multiplied in one backend call each. */
     private final Tensor[][] qkv;
     private final Tensor[][] gateUp;
@@ -25,8 +34,16 @@ final class Transformer {
         this.c = config;
         this.w = weights;
         this.backend = backend;
-        this.rope = new RoPE(config, weights.ropeFreqFactors());
+        RoPE global = new RoPE(config, weights.ropeFreqFactors());
+        this.ropes = config.variant().slidingWindow() > 0 ? new RoPE[] {global, RoPE.local(config)} : new RoPE[] {global};
+        this.activation = config.architecture().activation();
         int layers = config.layers();
+        this.ropeOf = new int[layers];
+        this.window = new int[layers];
+        for (int l = 0; l < layers; l++) {
+            ropeOf[l] = config.variant().local(l) ? 1 : 0;
+            window[l] = config.window(l);
+        }
         this.qkv = new Tensor[layers][];
         this.gateUp = new Tensor[layers][];
         for (int l = 0; l < layers; l++) {
@@ -77,10 +94,14 @@ final class Transformer {
     void forwardRows(int[] tokens, int from, int count, SessionState s, int[] logitRows, int nLogits,
                      float[] logitsOut) {
         int dim = c.dim();
+        int pairs = ropes[0].pairs();
         for (int t = 0; t < count; t++) {
             w.tokenEmbedding().dequantizeRow(tokens[from + t], s.x, t * dim);
-            rope.angles(s.rowPositions[t], s.cos, s.sin, t * rope.pairs());
+            for (int r = 0; r < ropes.length; r++) {
+                ropes[r].angles(s.rowPositions[t], s.cos[r], s.sin[r], t * pairs);
+            }
         }
+        scale(s.x, count * dim, c.variant().embeddingScale());
         Activations act = s.act;
         for (int l = 0; l < c.layers(); l++) {
             LayerWeights lw = w.layers().get(l);
@@ -88,28 +109,33 @@ final class Transformer {
             rmsNorm(s.xb, s.x, lw.attnNorm(), count, dim);
             act.set(s.xb, count, dim);
             backend.matmul(qkv[l], act, s.qkvOut);
-            if (lw.bq() != null) {
-                addBias(s.q, lw.bq(), count);
-                addBias(s.k, lw.bk(), count);
-                addBias(s.v, lw.bv(), count);
-            }
+            addBias(s.q, lw.bq(), count);
+            addBias(s.k, lw.bk(), count);
+            addBias(s.v, lw.bv(), count);
+            rmsNorm(s.q, s.q, lw.qNorm(), count * c.heads(), c.headSize());
+            rmsNorm(s.k, s.k, lw.kNorm(), count * c.kvHeads(), c.headSize());
+            RoPE rope = ropes[ropeOf[l]];
+            float[] cos = s.cos[ropeOf[l]];
+            float[] sin = s.sin[ropeOf[l]];
             for (int t = 0; t < count; t++) {
-                int a = t * rope.pairs();
-                rope.rotate(s.q, t * c.qDim(), c.heads(), c.headSize(), s.cos, s.sin, a);
-                rope.rotate(s.k, t * c.kvDim(), c.kvHeads(), c.headSize(), s.cos, s.sin, a);
+                int a = t * pairs;
+                rope.rotate(s.q, t * c.qDim(), c.heads(), c.headSize(), cos, sin, a);
+                rope.rotate(s.k, t * c.kvDim(), c.kvHeads(), c.headSize(), cos, sin, a);
                 s.rowCaches[t].store(l, s.rowPositions[t], s.k, t * c.kvDim(), s.v, t * c.kvDim());
             }
             attention(l, count, s);
             act.set(s.att, count, c.qDim());
             backend.matmul(lw.wo(), act, s.xb2);
+            rmsNorm(s.xb2, s.xb2, lw.postAttnNorm(), count, dim);
             add(s.x, s.xb2, count * dim);
             // Feed-forward block.
             rmsNorm(s.xb, s.x, lw.ffnNorm(), count, dim);
             act.set(s.xb, count, dim);
             backend.matmul(gateUp[l], act, s.gateUpOut);
-            swiGlu(s, count * c.ffnDim());
+            gatedActivation(s, count * c.ffnDim());
             act.set(s.hb, count, c.ffnDim());
             backend.matmul(lw.wDown(), act, s.xb2);
+            rmsNorm(s.xb2, s.xb2, lw.postFfnNorm(), count, dim);
             add(s.x, s.xb2, count * dim);
         }
         if (logitRows != null && nLogits > 0) {
@@ -118,27 +144,28 @@ final class Transformer {
     }
 
     /**
-     * {@code hb = silu(hb) * hb2}, element by element; split over the backend's threads when the step is large
-     * enough to pay for the hand-off (a batched step's exps cost as much as a small matrix product).
+     * {@code hb = act(hb) * hb2}, element by element, with the architecture's activation; split over the backend's
+     * threads when the step is large enough to pay for the hand-off (a batched step's exps cost as much as a small
+     * matrix product).
      */
-    private void swiGlu(SessionState s, int n) {
+    private void gatedActivation(SessionState s, int n) {
         if (n < 16_384 || backend.threads() == 1) {
-            swiGlu(s.hb, s.hb2, 0, n);
+            gatedActivation(s.hb, s.hb2, 0, n);
             return;
         }
         int pieces = backend.threads() * 4;
         int per = (n + pieces - 1) / pieces;
         backend.parallelFor(pieces, (from, to, thread) -> {
             for (int p = from; p < to; p++) {
-                swiGlu(s.hb, s.hb2, p * per, Math.min(n, (p + 1) * per));
+                gatedActivation(s.hb, s.hb2, p * per, Math.min(n, (p + 1) * per));
             }
         });
     }
 
-    private static void swiGlu(float[] hb, float[] hb2, int from, int to) {
+    private void gatedActivation(float[] hb, float[] hb2, int from, int to) {
+        Activation a = activation;
         for (int i = from; i < to; i++) {
-            float g = hb[i];
-            hb[i] = g / (1f + (float) Math.exp(-g)) * hb2[i];
+            hb[i] = a.apply(hb[i]) * hb2[i];
         }
     }
 
@@ -151,6 +178,7 @@ final class Transformer {
         rmsNorm(s.xb, s.xb2, w.outputNorm(), n, dim);
         s.act.set(s.xb, n, dim);
         backend.matmul(w.output(), s.act, out);
+        softcap(out, n * c.vocabSize(), c.variant().finalSoftcap());
     }
 
     /**
@@ -169,30 +197,42 @@ final class Transformer {
 
     private void attendHead(int layer, int t, int h, int position, SessionState s, KvCache cache, float[] scores) {
         int hs = c.headSize();
-        float scale = (float) (1.0 / Math.sqrt(hs));
-        int len = position + 1;
+        float scale = c.attentionScale();
+        float cap = c.variant().attentionSoftcap();
+        // A sliding-window layer sees its own position and window - 1 before it (llama.cpp: 0 <= p1 - p0 < W).
+        int first = window[layer] == Integer.MAX_VALUE ? 0 : Math.max(0, position - window[layer] + 1);
+        int len = position + 1 - first;
         int qo = t * c.qDim() + h * hs;
         int ko = (h / c.groupSize()) * hs;
         float max = Float.NEGATIVE_INFINITY;
-        for (int p = 0; p < len; p++) {
-            float sc = cache.keyDot(layer, p, ko, s.q, qo, hs) * scale;
-            scores[p] = sc;
+        for (int i = 0; i < len; i++) {
+            float sc = cache.keyDot(layer, first + i, ko, s.q, qo, hs) * scale;
+            if (cap > 0) {
+                sc = cap * (float) Math.tanh(sc / cap);
+            }
+            scores[i] = sc;
             max = Math.max(max, sc);
         }
         double sum = 0;
-        for (int p = 0; p < len; p++) {
-            float e = (float) Math.exp(scores[p] - max);
-            scores[p] = e;
+        for (int i = 0; i < len; i++) {
+            float e = (float) Math.exp(scores[i] - max);
+            scores[i] = e;
             sum += e;
         }
         float inv = (float) (1.0 / sum);
-        for (int p = 0; p < len; p++) {
-            cache.addValue(layer, p, ko, scores[p] * inv, s.att, qo, hs);
+        for (int i = 0; i < len; i++) {
+            cache.addValue(layer, first + i, ko, scores[i] * inv, s.att, qo, hs);
         }
     }
 
-    /** {@code out = x / sqrt(mean(x^2) + eps) * weight} per row; the sum of squares in double as in ggml. */
+    /**
+     * {@code out = x / sqrt(mean(x^2) + eps) * weight} per row; the sum of squares in double as in ggml. A null
+     * weight is a norm the architecture does not have: nothing happens (out is x for those).
+     */
     private void rmsNorm(float[] out, float[] x, float[] weight, int count, int dim) {
+        if (weight == null) {
+            return;
+        }
         for (int t = 0; t < count; t++) {
             int o = t * dim;
             double ss = 0;
@@ -207,7 +247,29 @@ final class Transformer {
         }
     }
 
+    /** {@code x *= factor} on {@code x[0 .. n)}, skipped for 1. */
+    private static void scale(float[] x, int n, float factor) {
+        if (factor != 1f) {
+            for (int i = 0; i < n; i++) {
+                x[i] *= factor;
+            }
+        }
+    }
+
+    /** {@code cap * tanh(x / cap)} on {@code x[0 .. n)} (Gemma's logit softcapping), skipped for a cap of 0. */
+    private static void softcap(float[] x, int n, float cap) {
+        if (cap > 0) {
+            for (int i = 0; i < n; i++) {
+                x[i] = cap * (float) Math.tanh(x[i] / cap);
+            }
+        }
+    }
+
+    /** {@code y += bias} per row; a null bias (the architecture has none) adds nothing. */
     private static void addBias(float[] y, float[] bias, int count) {
+        if (bias == null) {
+            return;
+        }
         int n = bias.length;
         for (int t = 0; t < count; t++) {
             for (int i = 0; i < n; i++) {

@@ -5,8 +5,9 @@ public enum WeightFormat {
     /** As stored in the file (memory-mapped, nothing copied). */
     STORED,
     /**
-     * F32, F16 and BF16 matrices quantized to Q8_0 (blocks of 32 signed bytes with an FP16 scale) on load,
-     * into off-heap memory owned by the model; matrices already quantized stay mapped.
+     * F32, F16, BF16 and K-quant (Q4_K, Q5_K, Q6_K: dequantized, then requantized) matrices quantized to Q8_0
+     * (blocks of 32 signed bytes with an FP16 scale) on load, into off-heap memory owned by the model; Q8_0 and
+     * Q4_0 matrices stay mapped.
      */
     INT8
 }

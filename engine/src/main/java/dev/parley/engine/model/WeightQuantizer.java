@@ -16,7 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Quantizes the F32, F16 and BF16 matrices of {@link Weights} to Q8_0 into an {@link Arena}, rows split over a
+ * Quantizes the F32, F16, BF16 and K-quant (Q4_K, Q5_K, Q6_K) matrices of {@link Weights} to Q8_0 into an {@link Arena}, rows split over a
  * fixed number of threads, reporting progress in source bytes. Which tensors are converted is decided by
  * {@link #converts}, which {@link MemoryReport} also uses to predict the memory before loading.
  */
@@ -37,7 +37,11 @@ final class WeightQuantizer {
             return false;
         }
         GgmlType type = t.type();
-        return (type == GgmlType.F32 || type == GgmlType.F16 || type == GgmlType.BF16) && Q8_0Quantizer.fits(t.cols());
+        boolean convertible = switch (type) {
+            case F32, F16, BF16, Q4_K, Q5_K, Q6_K -> true;
+            default -> false;
+        };
+        return convertible && Q8_0Quantizer.fits(t.cols());
     }
 
     /** {@code stored} with every converted matrix replaced by its Q8_0 copy allocated in {@code arena}. */
@@ -73,9 +77,8 @@ final class WeightQuantizer {
         }
         List<LayerWeights> layers = new ArrayList<>();
         for (LayerWeights l : stored.layers()) {
-            layers.add(new LayerWeights(l.attnNorm(), swap(plan, l.wq()), swap(plan, l.wk()), swap(plan, l.wv()),
-                    l.bq(), l.bk(), l.bv(), swap(plan, l.wo()), l.ffnNorm(), swap(plan, l.wGate()),
-                    swap(plan, l.wUp()), swap(plan, l.wDown())));
+            layers.add(l.withMatrices(swap(plan, l.wq()), swap(plan, l.wk()), swap(plan, l.wv()), swap(plan, l.wo()),
+                    swap(plan, l.wGate()), swap(plan, l.wUp()), swap(plan, l.wDown())));
         }
         return new Weights(swap(plan, stored.tokenEmbedding()), layers, stored.outputNorm(), swap(plan, stored.output()),
                 stored.ropeFreqFactors());

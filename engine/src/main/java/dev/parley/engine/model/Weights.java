@@ -1,5 +1,6 @@
 package dev.parley.engine.model;
 
+import dev.parley.engine.gguf.GgmlType;
 import dev.parley.engine.gguf.GgufException;
 import dev.parley.engine.gguf.GgufFile;
 import dev.parley.engine.gguf.GgufTensorInfo;
@@ -52,6 +53,9 @@ public record Weights(Tensor tokenEmbedding, List<LayerWeights> layers, float[] 
         long n = outputNorm.length + (ropeFreqFactors == null ? 0 : ropeFreqFactors.length);
         for (LayerWeights l : layers) {
             n += l.attnNorm().length + l.ffnNorm().length;
+            for (float[] v : new float[][] {l.qNorm(), l.kNorm(), l.postAttnNorm(), l.postFfnNorm()}) {
+                n += v == null ? 0 : v.length;
+            }
             if (l.bq() != null) {
                 n += l.bq().length + l.bk().length + l.bv().length;
             }
@@ -69,27 +73,66 @@ public record Weights(Tensor tokenEmbedding, List<LayerWeights> layers, float[] 
         int dim = config.dim();
         Tensor embedding = in.matrix("token_embd.weight", dim, config.vocabSize());
         LayerWeights[] layers = new LayerWeights[config.layers()];
-        boolean bias = config.architecture().qkvBias();
+        Architecture arch = config.architecture();
         for (int i = 0; i < layers.length; i++) {
-            String b = "blk." + i + ".";
-            layers[i] = new LayerWeights(
-                    in.vector(b + "attn_norm.weight", dim),
-                    in.matrix(b + "attn_q.weight", dim, config.qDim()),
-                    in.matrix(b + "attn_k.weight", dim, config.kvDim()),
-                    in.matrix(b + "attn_v.weight", dim, config.kvDim()),
-                    bias ? in.vector(b + "attn_q.bias", config.qDim()) : null,
-                    bias ? in.vector(b + "attn_k.bias", config.kvDim()) : null,
-                    bias ? in.vector(b + "attn_v.bias", config.kvDim()) : null,
-                    in.matrix(b + "attn_output.weight", config.qDim(), dim),
-                    in.vector(b + "ffn_norm.weight", dim),
-                    in.matrix(b + "ffn_gate.weight", dim, config.ffnDim()),
-                    in.matrix(b + "ffn_up.weight", dim, config.ffnDim()),
-                    in.matrix(b + "ffn_down.weight", config.ffnDim(), dim));
+            layers[i] = layer(in, config, arch, "blk." + i + ".");
         }
         float[] outputNorm = in.vector("output_norm.weight", dim);
         Tensor output = config.tiedOutput() ? embedding : in.matrix("output.weight", dim, config.vocabSize());
-        float[] freqs = config.ropeFreqFactors() ? in.vector("rope_freqs.weight", config.ropeDims() / 2) : null;
+        float[] freqs = config.ropeFreqFactors()
+                ? in.vector(config.variant().ropeFactorsTensor(), config.ropeDims() / 2) : null;
         return new Weights(embedding, Arrays.asList(layers), outputNorm, output, freqs);
+    }
+
+    /**
+     * The tensors of one block: the Llama set, with what {@code arch} adds (biases, q/k norms, post-norms) and
+     * Phi-3's fused {@code attn_qkv} / {@code ffn_up} cut into row ranges (q, k, v and gate, up: no copy).
+     */
+    private static LayerWeights layer(Loader in, Configuration config, Architecture arch, String b)
+            throws GgufException {
+        int dim = config.dim();
+        Tensor wq;
+        Tensor wk;
+        Tensor wv;
+        if (arch.fusedProjections() && in.gguf().findTensor(b + "attn_qkv.weight").isPresent()) {
+            Tensor qkv = in.matrix(b + "attn_qkv.weight", dim, config.qDim() + 2 * config.kvDim());
+            wq = rows(qkv, b + "attn_qkv.weight[q]", 0, config.qDim());
+            wk = rows(qkv, b + "attn_qkv.weight[k]", config.qDim(), config.kvDim());
+            wv = rows(qkv, b + "attn_qkv.weight[v]", config.qDim() + config.kvDim(), config.kvDim());
+        } else {
+            wq = in.matrix(b + "attn_q.weight", dim, config.qDim());
+            wk = in.matrix(b + "attn_k.weight", dim, config.kvDim());
+            wv = in.matrix(b + "attn_v.weight", dim, config.kvDim());
+        }
+        Tensor gate;
+        Tensor up;
+        if (arch.fusedProjections()) {
+            // ggml's fused SwiGLU: the first half of each row of the product is the gate, the second half the up.
+            Tensor both = in.matrix(b + "ffn_up.weight", dim, 2 * config.ffnDim());
+            gate = rows(both, b + "ffn_up.weight[gate]", 0, config.ffnDim());
+            up = rows(both, b + "ffn_up.weight[up]", config.ffnDim(), config.ffnDim());
+        } else {
+            gate = in.matrix(b + "ffn_gate.weight", dim, config.ffnDim());
+            up = in.matrix(b + "ffn_up.weight", dim, config.ffnDim());
+        }
+        boolean bias = arch.qkvBias();
+        return new LayerWeights(
+                in.vector(b + "attn_norm.weight", dim), wq, wk, wv,
+                bias ? in.vector(b + "attn_q.bias", config.qDim()) : null,
+                bias ? in.vector(b + "attn_k.bias", config.kvDim()) : null,
+                bias ? in.vector(b + "attn_v.bias", config.kvDim()) : null,
+                in.matrix(b + "attn_output.weight", config.qDim(), dim),
+                in.vector(b + "ffn_norm.weight", dim), gate, up,
+                in.matrix(b + "ffn_down.weight", config.ffnDim(), dim),
+                arch.qkNorm() ? in.vector(b + "attn_q_norm.weight", config.headSize()) : null,
+                arch.qkNorm() ? in.vector(b + "attn_k_norm.weight", config.headSize()) : null,
+                arch.postNorms() ? in.vector(b + "post_attention_norm.weight", dim) : null,
+                arch.postNorms() ? in.vector(b + "post_ffw_norm.weight", dim) : null);
+    }
+
+    /** Rows {@code [from, from + n)} of {@code t} as a tensor of their own, over the same bytes. */
+    static Tensor rows(Tensor t, String name, int from, int n) {
+        return Tensor.of(name, t.type(), t.data().asSlice(from * t.rowBytes(), n * t.rowBytes()), n, t.cols());
     }
 
     /** Looks tensors up and checks their shapes. */
@@ -110,7 +153,7 @@ public record Weights(Tensor tokenEmbedding, List<LayerWeights> layers, float[] 
             }
             if (!t.type().supported()) {
                 throw new GgufException(gguf.path().getFileName() + ": expected " + name
-                        + " in F32, F16, BF16, Q8_0 or Q4_0 but found " + t.type());
+                        + " in one of " + GgmlType.supportedNames() + " but found " + t.type());
             }
             return t;
         }

@@ -27,6 +27,7 @@ public final class Activations {
     private final float[] dequantized;
     private final float[] scales;
     private boolean quantized;
+    private final Q8KActivations kQuants;
 
     /** Buffers for up to {@code maxCount} rows of up to {@code maxDim} values. */
     public Activations(int maxCount, int maxDim) {
@@ -38,6 +39,7 @@ public final class Activations {
         this.wideQuants = new short[n];
         this.dequantized = new float[n];
         this.scales = new float[(n + BLOCK - 1) / BLOCK + maxCount];
+        this.kQuants = new Q8KActivations(maxCount, maxDim);
     }
 
     /** Uses {@code x[0 .. count*dim)} (row-major) as the input; the array is read, not copied. */
@@ -51,6 +53,7 @@ public final class Activations {
         this.dim = dim;
         this.roundedFormat = null;
         this.quantized = false;
+        this.kQuants.invalidate();
         return this;
     }
 
@@ -75,7 +78,13 @@ public final class Activations {
                     quantize();
                 }
             }
+            case Q8_K -> kQuants.prepare(raw, count, dim);
         }
+    }
+
+    /** The Q8_K form (after {@link #prepare} with {@link ActivationFormat#Q8_K}). */
+    public Q8KActivations q8k() {
+        return kQuants.checkReady();
     }
 
     /** Values rounded to F16 or BF16 (after {@link #prepare}); row t starts at {@code t * dim}. */

@@ -13,7 +13,8 @@ import java.lang.foreign.MemorySegment;
  * for that weight type (see {@link Activations}). The backends use these scalar methods as their
  * oracle.
  */
-public abstract sealed class Tensor permits F32Tensor, F16Tensor, BF16Tensor, Q8_0Tensor, Q4_0Tensor {
+public abstract sealed class Tensor permits F32Tensor, F16Tensor, BF16Tensor, Q8_0Tensor, Q4_0Tensor, Q5_0Tensor,
+        Q4_KTensor, Q5_KTensor, Q6_KTensor {
 
     private final String name;
     private final MemorySegment data;
@@ -50,8 +51,12 @@ public abstract sealed class Tensor permits F32Tensor, F16Tensor, BF16Tensor, Q8
             case BF16 -> new BF16Tensor(name, data, rows, cols);
             case Q8_0 -> new Q8_0Tensor(name, data, rows, cols);
             case Q4_0 -> new Q4_0Tensor(name, data, rows, cols);
-            default -> throw new IllegalArgumentException(name + ": expected a tensor of type F32, F16, BF16, Q8_0 or Q4_0 but found "
-                    + type);
+            case Q5_0 -> new Q5_0Tensor(name, data, rows, cols);
+            case Q4_K -> new Q4_KTensor(name, data, rows, cols);
+            case Q5_K -> new Q5_KTensor(name, data, rows, cols);
+            case Q6_K -> new Q6_KTensor(name, data, rows, cols);
+            default -> throw new IllegalArgumentException(name + ": expected a tensor of type "
+                    + GgmlType.supportedNames() + " but found " + type);
         };
     }
 

@@ -27,12 +27,49 @@ public final class ChatTemplate {
     private final boolean fallback;
     private final String defaultSystemPrompt;
     private final String llamaDate;
+    private final boolean thinking;
+    private final String bosText;
 
     ChatTemplate(ChatTemplateFamily family, boolean fallback, String defaultSystemPrompt, String llamaDate) {
+        this(family, fallback, defaultSystemPrompt, llamaDate, false, defaultBos(family));
+    }
+
+    private ChatTemplate(ChatTemplateFamily family, boolean fallback, String defaultSystemPrompt, String llamaDate,
+                         boolean thinking, String bosText) {
         this.family = Objects.requireNonNull(family, "family");
         this.fallback = fallback;
         this.defaultSystemPrompt = defaultSystemPrompt;
         this.llamaDate = llamaDate;
+        this.thinking = thinking;
+        this.bosText = bosText;
+    }
+
+    /** The BOS text a family's template writes itself, or null when the tokenizer adds BOS (or none). */
+    private static String defaultBos(ChatTemplateFamily family) {
+        return switch (family) {
+            case LLAMA3 -> "<|begin_of_text|>";
+            case LLAMA2, MISTRAL -> "<s>";
+            case GEMMA -> "<bos>";
+            default -> null;
+        };
+    }
+
+    /** A Phi-3 template whose source writes {@code bos_token} ({@code <s>}) at its start, or not. */
+    static ChatTemplate phi3(boolean writesBos) {
+        return new ChatTemplate(ChatTemplateFamily.PHI3, false, null, null, false, writesBos ? "<s>" : null);
+    }
+
+    /**
+     * This template with the model's thinking on or off (Qwen3's {@code enable_thinking}). Parley's default is off:
+     * a voice reply must start at once and never speak its reasoning. Families without thinking ignore it.
+     */
+    public ChatTemplate withThinking(boolean on) {
+        return new ChatTemplate(family, fallback, defaultSystemPrompt, llamaDate, on, bosText);
+    }
+
+    /** Whether the model is let think before answering (only {@link ChatTemplateFamily#QWEN3} has the switch). */
+    public boolean thinking() {
+        return thinking && family == ChatTemplateFamily.QWEN3;
     }
 
     /**
@@ -65,16 +102,17 @@ public final class ChatTemplate {
 
     /** True when {@link #render} writes the BOS token text itself (then encode with {@code addSpecial = false}). */
     public boolean includesBos() {
-        return family == ChatTemplateFamily.LLAMA3 || family == ChatTemplateFamily.LLAMA2
-                || family == ChatTemplateFamily.MISTRAL;
+        return bosText != null;
     }
 
     /** The text of the token that ends an assistant turn in this format. */
     public String endOfTurn() {
         return switch (family) {
-            case CHATML -> "<|im_end|>";
+            case CHATML, QWEN3 -> "<|im_end|>";
             case LLAMA3 -> "<|eot_id|>";
             case LLAMA2, MISTRAL, ZEPHYR -> "</s>";
+            case GEMMA -> "<end_of_turn>";
+            case PHI3 -> "<|end|>";
         };
     }
 
@@ -84,7 +122,9 @@ public final class ChatTemplate {
      */
     public List<String> stopStrings() {
         return switch (family) {
-            case CHATML -> List.of("<|im_end|>", "<|im_start|>", "<|endoftext|>");
+            case CHATML, QWEN3 -> List.of("<|im_end|>", "<|im_start|>", "<|endoftext|>");
+            case GEMMA -> List.of("<end_of_turn>", "<start_of_turn>", "<eos>");
+            case PHI3 -> List.of("<|end|>", "<|user|>", "<|endoftext|>", "<|assistant|>");
             case LLAMA3 -> List.of("<|eot_id|>", "<|end_of_text|>", "<|start_header_id|>");
             case LLAMA2, MISTRAL -> List.of("</s>", "[INST]");
             case ZEPHYR -> List.of("</s>", "<|user|>", "<|system|>", "<|assistant|>");
@@ -104,6 +144,9 @@ public final class ChatTemplate {
             case LLAMA2 -> renderLlama2(messages, out);
             case MISTRAL -> renderMistral(messages, out);
             case ZEPHYR -> renderZephyr(messages, addGenerationPrompt, out);
+            case QWEN3 -> renderQwen3(messages, addGenerationPrompt, out);
+            case GEMMA -> renderGemma(messages, addGenerationPrompt, out);
+            case PHI3 -> renderPhi3(messages, addGenerationPrompt, out);
         }
         return out.toString();
     }
@@ -195,10 +238,121 @@ public final class ChatTemplate {
         }
     }
 
+    /**
+     * Qwen3's template for plain messages: ChatML; an assistant answer before the last user message is shown without
+     * its thinking block, one after it (the last message, when rendering without a generation prompt) with it, as
+     * {@code <think>\nreasoning\n</think>\n\n} (empty reasoning included); with thinking off the reply opens with an
+     * empty block so the model answers at once.
+     */
+    private void renderQwen3(List<ChatMessage> messages, boolean generation, StringBuilder out) {
+        int lastQuery = messages.size() - 1;
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).role() == Role.USER) {
+                lastQuery = i;
+                break;
+            }
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            ChatMessage m = messages.get(i);
+            switch (m.role()) {
+                case SYSTEM, USER -> out.append("<|im_start|>").append(m.role().templateName()).append('\n')
+                        .append(m.content()).append("<|im_end|>\n");
+                case ASSISTANT -> {
+                    String content = m.content();
+                    String reasoning = "";
+                    int end = content.indexOf("</think>");
+                    if (end >= 0) {
+                        int open = content.lastIndexOf("<think>", end);
+                        reasoning = stripLeading(stripTrailing(content.substring(open < 0 ? 0 : open + 7, end), '\n'), '\n');
+                        content = stripLeading(content.substring(content.lastIndexOf("</think>") + 8), '\n');
+                    }
+                    out.append("<|im_start|>assistant\n");
+                    if (i > lastQuery && (i == messages.size() - 1 || !reasoning.isEmpty())) {
+                        out.append("<think>\n").append(strip(reasoning, '\n')).append("\n</think>\n\n")
+                                .append(stripLeading(content, '\n'));
+                    } else {
+                        out.append(content);
+                    }
+                    out.append("<|im_end|>\n");
+                }
+            }
+        }
+        if (generation) {
+            out.append("<|im_start|>assistant\n");
+            if (!thinking) {
+                out.append("<think>\n\n</think>\n\n");
+            }
+        }
+    }
+
+    /**
+     * Gemma's template: {@code <bos>}, then {@code <start_of_turn>user|model\n} + trimmed content +
+     * {@code <end_of_turn>\n} per message; a leading system message opens the first turn followed by a blank line.
+     */
+    private static void renderGemma(List<ChatMessage> messages, boolean generation, StringBuilder out) {
+        out.append("<bos>");
+        String prefix = "";
+        List<ChatMessage> loop = messages;
+        if (!messages.isEmpty() && messages.getFirst().role() == Role.SYSTEM) {
+            prefix = messages.getFirst().content() + "\n\n";
+            loop = messages.subList(1, messages.size());
+        }
+        for (int i = 0; i < loop.size(); i++) {
+            ChatMessage m = loop.get(i);
+            String role = m.role() == Role.ASSISTANT ? "model" : m.role().templateName();
+            out.append("<start_of_turn>").append(role).append('\n').append(i == 0 ? prefix : "")
+                    .append(m.content().strip()).append("<end_of_turn>\n");
+        }
+        if (generation) {
+            out.append("<start_of_turn>model\n");
+        }
+    }
+
+    /**
+     * Phi-3's template: {@code <|role|>\n} + content + {@code <|end|>\n} per message (an empty system message is
+     * left out), then {@code <|assistant|>\n}. Without a generation prompt Phi-3.5's template appends its
+     * {@code eos_token}; Parley leaves it out so that a conversation's rendering stays a prefix of its next one.
+     */
+    private void renderPhi3(List<ChatMessage> messages, boolean generation, StringBuilder out) {
+        if (bosText != null) {
+            out.append(bosText);
+        }
+        for (ChatMessage m : messages) {
+            if (m.role() == Role.SYSTEM && m.content().isEmpty()) {
+                continue;
+            }
+            out.append("<|").append(m.role().templateName()).append("|>\n").append(m.content()).append("<|end|>\n");
+        }
+        if (generation) {
+            out.append("<|assistant|>\n");
+        }
+    }
+
+    private static String stripLeading(String s, char c) {
+        int i = 0;
+        while (i < s.length() && s.charAt(i) == c) {
+            i++;
+        }
+        return s.substring(i);
+    }
+
+    private static String stripTrailing(String s, char c) {
+        int i = s.length();
+        while (i > 0 && s.charAt(i - 1) == c) {
+            i--;
+        }
+        return s.substring(0, i);
+    }
+
+    private static String strip(String s, char c) {
+        return stripTrailing(stripLeading(s, c), c);
+    }
+
     @Override
     public String toString() {
         return "ChatTemplate[" + family + (fallback ? ", fallback" : "")
                 + (defaultSystemPrompt != null ? ", default system prompt" : "")
-                + (llamaDate != null ? ", date header " + llamaDate : "") + "]";
+                + (llamaDate != null ? ", date header " + llamaDate : "")
+                + (family == ChatTemplateFamily.QWEN3 ? (thinking ? ", thinking on" : ", thinking off") : "") + "]";
     }
 }

@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 /**
  * Recognises a chat template's family from distinctive substrings of its Jinja source, in the
  * spirit of llama.cpp's {@code llm_chat_detect_template} (src/llama-chat.cpp), restricted to the
- * families Parley renders. Formats that merely look alike (Phi-3's {@code <|end|>}, Phi-4's
- * {@code <|im_sep|>}, Mistral v7's {@code [SYSTEM_PROMPT]}) are not claimed.
+ * families Parley renders. Formats that merely look alike (Phi-4's {@code <|im_sep|>}, Mistral v7's
+ * {@code [SYSTEM_PROMPT]}) are not claimed.
  */
 final class ChatTemplateDetector {
 
@@ -32,7 +32,20 @@ final class ChatTemplateDetector {
             case "llama2" -> { return ChatTemplate.of(ChatTemplateFamily.LLAMA2); }
             case "mistral" -> { return ChatTemplate.of(ChatTemplateFamily.MISTRAL); }
             case "zephyr" -> { return ChatTemplate.of(ChatTemplateFamily.ZEPHYR); }
+            case "qwen3" -> { return ChatTemplate.of(ChatTemplateFamily.QWEN3); }
+            case "gemma" -> { return ChatTemplate.of(ChatTemplateFamily.GEMMA); }
+            case "phi3" -> { return ChatTemplate.of(ChatTemplateFamily.PHI3); }
             default -> { }
+        }
+        if (source.contains("<|im_start|>") && source.contains("<think>") && source.contains("enable_thinking")) {
+            return ChatTemplate.of(ChatTemplateFamily.QWEN3);
+        }
+        if (source.contains("<start_of_turn>") && source.contains("<end_of_turn>")) {
+            return ChatTemplate.of(ChatTemplateFamily.GEMMA);
+        }
+        if (source.contains("<|user|>") && source.contains("<|assistant|>") && source.contains("<|end|>")
+                && !source.contains("<|im_start|>")) {
+            return ChatTemplate.phi3(source.contains("bos_token"));
         }
         if (source.contains("<|im_start|>") && !source.contains("<|im_sep|>") && !source.contains("<end_of_utterance>")) {
             return new ChatTemplate(ChatTemplateFamily.CHATML, false, defaultSystemPrompt(source), null);

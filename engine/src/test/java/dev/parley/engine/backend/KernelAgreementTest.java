@@ -21,7 +21,7 @@ class KernelAgreementTest {
 
     static Stream<Arguments> shapes() {
         Stream.Builder<Arguments> b = Stream.builder();
-        for (GgmlType type : new GgmlType[] {GgmlType.F32, GgmlType.F16, GgmlType.BF16, GgmlType.Q8_0, GgmlType.Q4_0}) {
+        for (GgmlType type : new GgmlType[] {GgmlType.F32, GgmlType.F16, GgmlType.BF16, GgmlType.Q8_0, GgmlType.Q4_0, GgmlType.Q5_0}) {
             boolean quantized = type.blockSize() > 1;
             for (int bits : new int[] {256, 512}) {
                 b.add(Arguments.of(type, 1, 32, 1, 1, bits));
@@ -33,6 +33,14 @@ class KernelAgreementTest {
                 if (!quantized) {
                     b.add(Arguments.of(type, 5, 37, 2, 2, bits)); // a row length with a scalar tail
                 }
+            }
+        }
+        for (GgmlType type : new GgmlType[] {GgmlType.Q4_K, GgmlType.Q5_K, GgmlType.Q6_K}) {
+            for (int bits : new int[] {256, 512}) {
+                b.add(Arguments.of(type, 1, 256, 1, 1, bits));
+                b.add(Arguments.of(type, 7, 512, 3, 2, bits));
+                b.add(Arguments.of(type, 33, 768, 5, 3, bits));
+                b.add(Arguments.of(type, 9, 1280, 4, 1, bits));
             }
         }
         return b.build();
@@ -63,6 +71,31 @@ class KernelAgreementTest {
                     float a = actual[t * rows + r];
                     assertTrue(Math.abs(e - a) <= 1e-5 * (1 + magnitude),
                             type + " row " + r + " token " + t + ": scalar " + e + ", vector " + a);
+                }
+            }
+        }
+    }
+
+    /**
+     * K-quant rows dotted with several activation rows at once (the two-row kernels of prompt processing) give bit
+     * for bit what each activation row gives alone, so a prompt and the same tokens decoded one by one agree exactly.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = GgmlType.class, names = {"Q4_K", "Q5_K", "Q6_K"})
+    void kQuantRowsTogetherEqualEachAlone(GgmlType type) {
+        Random rnd = new Random(type.id() * 7L);
+        int rows = 13, cols = 768, count = 5;
+        try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(2, 256)) {
+            Tensor w = RandomTensors.tensor(type, rows, cols, rnd, arena);
+            float[] x = RandomTensors.activations(count, cols, rnd);
+            float[] together = new float[count * rows];
+            vector.matmul(w, new Activations(count, cols).set(x, count, cols), together);
+            for (int t = 0; t < count; t++) {
+                float[] alone = new float[rows];
+                vector.matmul(w, new Activations(1, cols).set(java.util.Arrays.copyOfRange(x, t * cols, (t + 1) * cols), 1, cols), alone);
+                for (int r = 0; r < rows; r++) {
+                    assertEquals(Float.floatToIntBits(alone[r]), Float.floatToIntBits(together[t * rows + r]),
+                            type + " row " + r + " token " + t + ": " + alone[r] + " alone, " + together[t * rows + r] + " together");
                 }
             }
         }

@@ -39,7 +39,7 @@ class ModelErrorsTest {
     void unknownArchitectureIsNamedWithTheSupportedOnes() throws Exception {
         Path p = TinyGguf.model("llama", GgmlType.F32, false).put("general.architecture", "mamba").write(dir.resolve("a.gguf"));
         GgufException e = assertThrows(GgufException.class, () -> LlamaModel.load(p, SCALAR));
-        assertEquals("unsupported model architecture 'mamba': expected one of llama, qwen2", e.getMessage());
+        assertEquals("unsupported model architecture 'mamba': expected one of llama, qwen2, qwen3, gemma3, phi3", e.getMessage());
     }
 
     @Test

@@ -21,7 +21,11 @@ class ParityTest {
                 Arguments.of("m1-llama-spm-q8_0", 0.3f),
                 Arguments.of("m2-llama-spm-f16", 0.1f),
                 Arguments.of("m2-llama-spm-f32", 0.1f),
-                Arguments.of("m3-llama-gpt2-tied-q8_0", 0.3f))
+                Arguments.of("m3-llama-gpt2-tied-q8_0", 0.3f),
+                // K-quants: activations rounded to Q8_K as llama.cpp does, so as close as Q8_0 (README: 0.6 safe)
+                Arguments.of("m6-qwen3-qwen2-q4_k_m", 0.3f),
+                Arguments.of("m7-llama-bpe-tied-q6_k", 0.3f),
+                Arguments.of("m8-gemma3-spm-swa-q5_k", 0.3f))
                 .flatMap(a -> Stream.of(BackendKind.SCALAR, BackendKind.VECTOR)
                         .map(b -> Arguments.of(a.get()[0], a.get()[1], b)));
     }

@@ -38,11 +38,24 @@ public final class RandomTensors {
                     seg.set(I16, 2 * i, Bf16.fromFloat((float) rnd.nextGaussian()));
                 }
             }
-            case Q8_0, Q4_0 -> {
+            case Q8_0, Q4_0, Q5_0 -> {
                 rnd.nextBytes(out);
                 int blockBytes = type.typeSize();
                 for (long b = 0; b < n / 32; b++) {
                     seg.set(I16, b * blockBytes, Float.floatToFloat16((float) (0.01 + 0.05 * rnd.nextDouble())));
+                }
+            }
+            case Q4_K, Q5_K, Q6_K -> {
+                rnd.nextBytes(out);
+                int blockBytes = type.typeSize();
+                for (long b = 0; b < n / 256; b++) {
+                    long at = b * blockBytes;
+                    if (type == GgmlType.Q6_K) {
+                        seg.set(I16, at + 208, Float.floatToFloat16((float) (0.001 + 0.004 * rnd.nextDouble())));
+                    } else {
+                        seg.set(I16, at, Float.floatToFloat16((float) (0.001 + 0.004 * rnd.nextDouble())));
+                        seg.set(I16, at + 2, Float.floatToFloat16((float) (0.001 + 0.01 * rnd.nextDouble())));
+                    }
                 }
             }
             default -> throw new IllegalArgumentException("expected a supported type but found " + type);

@@ -38,7 +38,10 @@ class ChatTemplateTest {
             "llama3.2-instruct.jinja, LLAMA3",
             "llama2-chat.jinja, LLAMA2",
             "mistral-7b-instruct-v0.2.jinja, MISTRAL",
-            "tinyllama-chat.jinja, ZEPHYR"})
+            "tinyllama-chat.jinja, ZEPHYR",
+            "qwen3.jinja, QWEN3",
+            "gemma3-it.jinja, GEMMA",
+            "phi3.5-mini-instruct.jinja, PHI3"})
     void detectsFamiliesFromRealTemplates(String resource, ChatTemplateFamily family) throws IOException {
         ChatTemplate template = ChatTemplate.detect(source(resource));
         assertEquals(family, template.family());
@@ -57,11 +60,74 @@ class ChatTemplateTest {
     }
 
     @Test
-    void phi3TemplateFromTheFixtureIsNotMistakenForZephyr() throws IOException {
+    void phi3TemplateFromTheFixtureIsPhi3AndRendersAsItsJinja() throws IOException {
         try (GgufFile gguf = GgufFile.open(SharedFixtures.require("tokenizer/ggml-vocab-phi-3.gguf"))) {
             ChatTemplate template = ChatTemplate.detect(gguf.getString("tokenizer.chat_template"));
-            assertTrue(template.isFallback(), "Phi-3's <|user|>/<|end|> format is not one of ours");
+            assertEquals(ChatTemplateFamily.PHI3, template.family(), "Phi-3's <|user|>/<|end|> is not Zephyr");
+            assertFalse(template.isFallback());
+            assertTrue(template.includesBos(), "this template writes {{ bos_token }} itself");
+            // @huggingface/jinja's render of the fixture's template (render.mjs, bos_token <s>).
+            assertEquals("<s><|user|>\nHello!<|end|>\n<|assistant|>\n Hi, how can I help? <|end|>\n<|user|>\n"
+                    + "What is 2+2?<|end|>\n<|assistant|>\n", template.render(CONVERSATION.subList(1, 4), true));
+            // This early Phi-3 template drops system messages; Parley keeps them as Phi-3.5 (and llama.cpp) do.
+            assertTrue(template.render(CONVERSATION, true).startsWith("<s><|system|>\nYou are a helpful assistant.<|end|>\n"));
         }
+    }
+
+    /** @huggingface/jinja's renders of the real templates (templates/render.mjs). */
+    @Test
+    void qwen3IsChatMlWithAThinkingSwitchOffByDefault() throws IOException {
+        ChatTemplate template = ChatTemplate.detect(source("qwen3.jinja"));
+        assertEquals(ChatTemplateFamily.QWEN3, template.family());
+        assertFalse(template.thinking(), "thinking is off unless asked for");
+        String turns = "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nHello!<|im_end|>\n"
+                + "<|im_start|>assistant\n Hi, how can I help? <|im_end|>\n<|im_start|>user\nWhat is 2+2?<|im_end|>\n";
+        // enable_thinking=false
+        assertEquals(turns + "<|im_start|>assistant\n<think>\n\n</think>\n\n", template.render(CONVERSATION, true));
+        // enable_thinking left undefined: the model thinks
+        assertEquals(turns + "<|im_start|>assistant\n", template.withThinking(true).render(CONVERSATION, true));
+        assertEquals(turns, template.render(CONVERSATION, false));
+        List<ChatMessage> thought = List.of(ChatMessage.user("Hello!"),
+                ChatMessage.assistant("<think>\nThe user greets me.\n</think>\n\nHi!"));
+        // The last answer keeps its reasoning; once a user message follows, an earlier answer loses it.
+        assertEquals("<|im_start|>user\nHello!<|im_end|>\n<|im_start|>assistant\n<think>\nThe user greets me.\n"
+                + "</think>\n\nHi!<|im_end|>\n", template.render(thought, false));
+        List<ChatMessage> next = new java.util.ArrayList<>(thought);
+        next.add(ChatMessage.user("And?"));
+        assertEquals("<|im_start|>user\nHello!<|im_end|>\n<|im_start|>assistant\nHi!<|im_end|>\n<|im_start|>user\n"
+                + "And?<|im_end|>\n<|im_start|>assistant\n", template.withThinking(true).render(next, true));
+        assertEquals("<|im_end|>", template.endOfTurn());
+        assertFalse(template.includesBos());
+    }
+
+    @Test
+    void gemmaFoldsTheSystemPromptIntoTheFirstUserTurn() throws IOException {
+        ChatTemplate template = ChatTemplate.detect(source("gemma3-it.jinja"));
+        assertEquals(ChatTemplateFamily.GEMMA, template.family());
+        String turns = "<bos><start_of_turn>user\nYou are a helpful assistant.\n\nHello!<end_of_turn>\n"
+                + "<start_of_turn>model\nHi, how can I help?<end_of_turn>\n<start_of_turn>user\nWhat is 2+2?<end_of_turn>\n";
+        assertEquals(turns + "<start_of_turn>model\n", template.render(CONVERSATION, true));
+        assertEquals(turns, template.render(CONVERSATION, false));
+        assertEquals("<bos><start_of_turn>user\nHello!<end_of_turn>\n<start_of_turn>model\nHi, how can I help?"
+                + "<end_of_turn>\n<start_of_turn>user\nWhat is 2+2?<end_of_turn>\n<start_of_turn>model\n",
+                template.render(CONVERSATION.subList(1, 4), true));
+        assertTrue(template.includesBos());
+        assertEquals("<end_of_turn>", template.endOfTurn());
+        assertTrue(template.stopStrings().contains("<end_of_turn>"));
+    }
+
+    @Test
+    void phi35RendersSystemUserAndAssistantTurns() throws IOException {
+        ChatTemplate template = ChatTemplate.detect(source("phi3.5-mini-instruct.jinja"));
+        assertEquals(ChatTemplateFamily.PHI3, template.family());
+        String turns = "<|system|>\nYou are a helpful assistant.<|end|>\n<|user|>\nHello!<|end|>\n<|assistant|>\n"
+                + " Hi, how can I help? <|end|>\n<|user|>\nWhat is 2+2?<|end|>\n";
+        assertEquals(turns + "<|assistant|>\n", template.render(CONVERSATION, true));
+        // The template appends eos_token without a generation prompt; Parley does not (the rendering of a
+        // conversation must stay a prefix of the next one), so the rest is the same.
+        assertEquals(turns, template.render(CONVERSATION, false));
+        assertFalse(template.includesBos(), "Phi-3.5's template leaves BOS to the tokenizer");
+        assertEquals("<|end|>", template.endOfTurn());
     }
 
     @Test

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.TestFactory;
 class ParityGoldenTokenizationTest {
 
     private static final List<String> MODELS = List.of("m1-llama-spm-q8_0", "m2-llama-spm-f16", "m2-llama-spm-f32",
-            "m3-llama-gpt2-tied-q8_0");
+            "m3-llama-gpt2-tied-q8_0", "m6-qwen3-qwen2-q4_k_m", "m7-llama-bpe-tied-q6_k", "m8-gemma3-spm-swa-q5_k");
 
     @TestFactory
     Stream<DynamicNode> promptIdsMatchGoldens() {

@@ -138,7 +138,12 @@ public final class ModelCatalog {
     private static ModelShape shape(JsonNode s) {
         return new ModelShape(integer(s, "embeddingLength"), integer(s, "blockCount"), integer(s, "headCount"),
                 integer(s, "headCountKv"), integer(s, "headDim"), integer(s, "feedForwardLength"),
-                integer(s, "vocabSize"), bool(s, "tiedEmbeddings"), bool(s, "attentionBias"));
+                integer(s, "vocabSize"), bool(s, "tiedEmbeddings"), bool(s, "attentionBias"),
+                optionalBool(s, "qkNorm"), optionalBool(s, "postNorms"));
+    }
+
+    private static boolean optionalBool(JsonNode n, String field) {
+        return n.has(field) && bool(n, field);
     }
 
     private static String text(JsonNode n, String field) {

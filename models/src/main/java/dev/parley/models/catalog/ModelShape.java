@@ -12,9 +12,19 @@ package dev.parley.models.catalog;
  * @param vocabSize         tokens in the vocabulary
  * @param tiedEmbeddings    whether the output projection reuses the token embeddings
  * @param attentionBias     whether q/k/v projections carry biases (Qwen2)
+ * @param qkNorm            whether q and k have per-head RMSNorm weights of {@code headDim} (Qwen3, Gemma 3)
+ * @param postNorms         whether each block has norms after attention and after the feed-forward (Gemma 3)
  */
 public record ModelShape(int embeddingLength, int blockCount, int headCount, int headCountKv, int headDim,
-                         int feedForwardLength, int vocabSize, boolean tiedEmbeddings, boolean attentionBias) {
+                         int feedForwardLength, int vocabSize, boolean tiedEmbeddings, boolean attentionBias,
+                         boolean qkNorm, boolean postNorms) {
+
+    /** A Llama-style shape: no q/k norms, no post-norms. */
+    public ModelShape(int embeddingLength, int blockCount, int headCount, int headCountKv, int headDim,
+                      int feedForwardLength, int vocabSize, boolean tiedEmbeddings, boolean attentionBias) {
+        this(embeddingLength, blockCount, headCount, headCountKv, headDim, feedForwardLength, vocabSize,
+                tiedEmbeddings, attentionBias, false, false);
+    }
 
     /** Bytes of one F32 element of the KV cache. */
     public static final int F32_BYTES = 4;
@@ -46,7 +56,8 @@ public record ModelShape(int embeddingLength, int blockCount, int headCount, int
 
     /**
      * Parameters of a llama-style decoder: embeddings (+ output unless tied), per layer the q/k/v/o projections,
-     * the three feed-forward matrices, two RMSNorm weights and the optional q/k/v biases, and the final norm.
+     * the three feed-forward matrices, two RMSNorm weights, the optional q/k/v biases, q/k norms and post-norms,
+     * and the final norm.
      */
     public long parameterCount() {
         long dim = embeddingLength;
@@ -56,7 +67,9 @@ public record ModelShape(int embeddingLength, int blockCount, int headCount, int
         long perLayer = dim * qDim + 2 * dim * kvDim + qDim * dim
                 + 3 * dim * feedForwardLength
                 + 2 * dim
-                + (attentionBias ? qDim + 2 * kvDim : 0);
+                + (attentionBias ? qDim + 2 * kvDim : 0)
+                + (qkNorm ? 2L * headDim : 0)
+                + (postNorms ? 2 * dim : 0);
         return embeddings + blockCount * perLayer + dim;
     }
 }

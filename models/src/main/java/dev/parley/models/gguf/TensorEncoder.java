@@ -1,13 +1,14 @@
 package dev.parley.models.gguf;
 
 import dev.parley.engine.gguf.GgmlType;
+import dev.parley.engine.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
  * Converts float values to and from the byte layouts of ggml's storage types: F32, F16, BF16,
- * Q8_0 and Q4_0, all little-endian.
+ * Q8_0, Q4_0 and the K-quants Q4_K, Q5_K, Q6_K ({@link KQuantEncoder}), all little-endian.
  *
  * <p>The quantizers follow ggml's reference algorithms ({@code quantize_row_q8_0_ref} and
  * {@code quantize_row_q4_0_ref} in {@code ggml-quants.c}) operation for operation in float
@@ -31,13 +32,15 @@ public final class TensorEncoder {
     private static final ValueLayout.OfShort LE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfFloat LE_FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    private static final String ENCODABLE = "F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K, Q5_K, Q6_K";
+
     private TensorEncoder() {
     }
 
     /** Whether {@link #encode} and {@link #decode} handle {@code type}. */
     public static boolean canEncode(GgmlType type) {
         return switch (type) {
-            case F32, F16, BF16, Q8_0, Q4_0 -> true;
+            case F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K, Q5_K, Q6_K -> true;
             default -> false;
         };
     }
@@ -93,7 +96,24 @@ public final class TensorEncoder {
                     quantizeQ4_0Block(src, srcOff + 32 * b, dst, dstOff + 18 * b);
                 }
             }
-            default -> throw new IllegalArgumentException("expected one of F32, F16, BF16, Q8_0, Q4_0 but found " + type);
+            case Q5_0 -> {
+                for (int b = 0; b < count / 32; b++) {
+                    quantizeQ5_0Block(src, srcOff + 32 * b, dst, dstOff + 22 * b);
+                }
+            }
+            case Q4_K, Q5_K -> {
+                int blockBytes = type.typeSize();
+                for (int b = 0; b < count / KQuantEncoder.QK; b++) {
+                    KQuantEncoder.quantizeQ45K(src, srcOff + KQuantEncoder.QK * b, dst, dstOff + blockBytes * b,
+                            type == GgmlType.Q5_K);
+                }
+            }
+            case Q6_K -> {
+                for (int b = 0; b < count / KQuantEncoder.QK; b++) {
+                    KQuantEncoder.quantizeQ6K(src, srcOff + KQuantEncoder.QK * b, dst, dstOff + 210 * b);
+                }
+            }
+            default -> throw new IllegalArgumentException("expected one of " + ENCODABLE + " but found " + type);
         }
         return bytes;
     }
@@ -142,7 +162,12 @@ public final class TensorEncoder {
                     }
                 }
             }
-            default -> throw new IllegalArgumentException("expected one of F32, F16, BF16, Q8_0, Q4_0 but found " + type);
+            case Q5_0, Q4_K, Q5_K, Q6_K -> {
+                if (count > 0) {
+                    Tensor.of("decode", type, src.asSlice(0, bytes), 1, count).dequantizeRow(0, out, 0);
+                }
+            }
+            default -> throw new IllegalArgumentException("expected one of " + ENCODABLE + " but found " + type);
         }
         return out;
     }
@@ -213,6 +238,34 @@ public final class TensorEncoder {
             int hi = Math.min(15, (byte) (int) (x[off + 16 + j] * id + 8.5f));
             dst[at + 2 + j] = (byte) (lo | (hi << 4));
         }
+    }
+
+    /**
+     * ggml's {@code quantize_row_q5_0_ref}: {@code d = max / -16} ({@code max} the value of largest magnitude),
+     * {@code q = min(31, (int8)(x / d + 16.5))}; low nibbles in {@code qs}, fifth bits in the 32-bit {@code qh}.
+     */
+    private static void quantizeQ5_0Block(float[] x, int off, byte[] dst, int at) {
+        float amax = 0f;
+        float max = 0f;
+        for (int j = 0; j < 32; j++) {
+            float v = x[off + j];
+            if (amax < Math.abs(v)) {
+                amax = Math.abs(v);
+                max = v;
+            }
+        }
+        float d = max / -16;
+        float id = d != 0f ? 1.0f / d : 0.0f;
+        putShort(dst, at, Float.floatToFloat16(d));
+        int qh = 0;
+        for (int j = 0; j < 16; j++) {
+            int lo = Math.min(31, (byte) (int) (x[off + j] * id + 16.5f)) & 0xff;
+            int hi = Math.min(31, (byte) (int) (x[off + 16 + j] * id + 16.5f)) & 0xff;
+            dst[at + 6 + j] = (byte) ((lo & 0x0f) | ((hi & 0x0f) << 4));
+            qh |= ((lo & 0x10) >> 4) << j;
+            qh |= ((hi & 0x10) >> 4) << (j + 16);
+        }
+        putInt(dst, at + 2, qh);
     }
 
     /** C's roundf: to nearest, halves away from zero (Math.round rounds halves up instead). */

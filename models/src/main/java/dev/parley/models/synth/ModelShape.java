@@ -23,9 +23,29 @@ import java.util.Objects;
  * @param rmsEps      RMSNorm epsilon
  * @param tied        whether the output projection reuses the token embedding
  * @param ropeScaling Llama 3 RoPE scaling, or null
+ * @param window      Gemma 3's sliding window (its local layers see this many positions), 0 for none
+ * @param ropeLinear  linear RoPE scaling factor (Gemma 3's global layers), 0 for none
+ * @param windowPattern Gemma 3's {@code sliding_window_pattern} key, or 0 to leave it out (as Google's files do:
+ *                    llama.cpp then takes 6)
  */
 public record ModelShape(String name, String arch, int dim, int layers, int heads, int kvHeads, int headDim, int ffn,
-                         int vocab, double ropeBase, int context, double rmsEps, boolean tied, RopeScaling ropeScaling) {
+                         int vocab, double ropeBase, int context, double rmsEps, boolean tied, RopeScaling ropeScaling,
+                         int window, double ropeLinear, int windowPattern) {
+
+    /** A shape without a sliding_window_pattern key. */
+    public ModelShape(String name, String arch, int dim, int layers, int heads, int kvHeads, int headDim, int ffn,
+                      int vocab, double ropeBase, int context, double rmsEps, boolean tied, RopeScaling ropeScaling,
+                      int window, double ropeLinear) {
+        this(name, arch, dim, layers, heads, kvHeads, headDim, ffn, vocab, ropeBase, context, rmsEps, tied, ropeScaling,
+                window, ropeLinear, 0);
+    }
+
+    /** A shape without a sliding window or linear RoPE scaling. */
+    public ModelShape(String name, String arch, int dim, int layers, int heads, int kvHeads, int headDim, int ffn,
+                      int vocab, double ropeBase, int context, double rmsEps, boolean tied, RopeScaling ropeScaling) {
+        this(name, arch, dim, layers, heads, kvHeads, headDim, ffn, vocab, ropeBase, context, rmsEps, tied, ropeScaling,
+                0, 0);
+    }
 
     /**
      * Llama 3 RoPE frequency scaling ({@code rope_type: llama3} in config.json).
@@ -57,6 +77,9 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
         check(ropeBase > 0, "rope base > 0", ropeBase);
         check(context > 0, "context > 0", context);
         check(rmsEps > 0 && rmsEps < 1, "0 < rms eps < 1", rmsEps);
+        check(window >= 0, "window >= 0 (0: none)", window);
+        check(windowPattern >= 0, "window pattern >= 0 (0: no key)", windowPattern);
+        check(ropeLinear == 0 || ropeLinear >= 1, "a linear RoPE factor of 0 (none) or at least 1", ropeLinear);
     }
 
     private static void check(boolean ok, String what, Object found) {
@@ -69,7 +92,13 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
     public long parameterCount(int vocabSize) {
         long q = (long) heads * headDim;
         long kv = (long) kvHeads * headDim;
-        long perLayer = 2L * dim + dim * q + 2 * dim * kv + q * dim + 3L * dim * ffn;
+        long norms = switch (arch) {
+            case "qwen3" -> 2L * dim + 2L * headDim;
+            case "gemma3" -> 4L * dim + 2L * headDim;
+            default -> 2L * dim;
+        };
+        long biases = arch.equals("qwen2") ? q + 2 * kv : 0;
+        long perLayer = norms + biases + dim * q + 2 * dim * kv + q * dim + 3L * dim * ffn;
         long emb = (long) vocabSize * dim;
         return emb + (tied ? 0 : emb) + layers * perLayer + dim;
     }
@@ -77,7 +106,7 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
     /** A copy with a different vocabulary size. */
     public ModelShape withVocab(int newVocab) {
         return new ModelShape(name, arch, dim, layers, heads, kvHeads, headDim, ffn, newVocab, ropeBase, context, rmsEps,
-                tied, ropeScaling);
+                tied, ropeScaling, window, ropeLinear, windowPattern);
     }
 
     private static final Map<String, ModelShape> BUILT_IN = builtInShapes();
@@ -104,9 +133,38 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
         // TinyLlama/TinyLlama-1.1B-Chat-v1.0 config.json: hidden 2048, 22 layers, 32 heads, 4 kv heads, intermediate
         // 5632, vocab 32000, rope_theta 10000, max_position_embeddings 2048, eps 1e-5, tie_word_embeddings false.
         add(m, new ModelShape("tinyllama-1.1b", "llama", 2048, 22, 32, 4, 64, 5632, 32000, 10_000, 2048, 1e-5, false, null));
+        // meta-llama/Llama-3.2-3B-Instruct config.json: hidden 3072, 28 layers, 24 heads, 8 kv heads, head_dim 128,
+        // intermediate 8192, vocab 128256, rope_theta 500000, max_position_embeddings 131072, eps 1e-5, tied, llama3
+        // rope scaling as the 1B.
+        add(m, new ModelShape("llama-3.2-3b", "llama", 3072, 28, 24, 8, 128, 8192, 128256, 500_000, 131072, 1e-5, true,
+                new RopeScaling(32, 1, 4, 8192)));
+        // Qwen/Qwen3-0.6B config.json: hidden 1024, 28 layers, 16 heads, 8 kv heads, head_dim 128, intermediate 3072,
+        // vocab 151936, rope_theta 1e6, max_position_embeddings 40960, rms_norm_eps 1e-6, tied.
+        add(m, new ModelShape("qwen3-0.6b", "qwen3", 1024, 28, 16, 8, 128, 3072, 151936, 1_000_000, 40960, 1e-6, true,
+                null));
+        // Qwen/Qwen3-1.7B config.json: hidden 2048, 28 layers, 16 heads, 8 kv heads, head_dim 128, intermediate 6144,
+        // vocab 151936, rope_theta 1e6, max_position_embeddings 40960, rms_norm_eps 1e-6, tied.
+        add(m, new ModelShape("qwen3-1.7b", "qwen3", 2048, 28, 16, 8, 128, 6144, 151936, 1_000_000, 40960, 1e-6, true,
+                null));
+        // google/gemma-3-1b-it config.json: hidden 1152, 26 layers, 4 heads, 1 kv head, head_dim 256, intermediate 6912,
+        // vocab 262144, rope_theta 1e6 (local 10000), sliding_window 512 (pattern 6), max_position_embeddings 32768,
+        // rms_norm_eps 1e-6, tied, no RoPE scaling.
+        add(m, new ModelShape("gemma3-1b", "gemma3", 1152, 26, 4, 1, 256, 6912, 262144, 1_000_000, 32768, 1e-6, true,
+                null, 512, 0));
+        // microsoft/Phi-3.5-mini-instruct config.json: hidden 3072, 32 layers, 32 heads, 32 kv heads, intermediate 8192,
+        // vocab 32064, rope_theta 10000, max_position_embeddings 131072 (original 4096, LongRoPE), rms_norm_eps 1e-5,
+        // untied.
+        add(m, new ModelShape("phi3.5-mini", "phi3", 3072, 32, 32, 32, 96, 8192, 32064, 10_000, 131072, 1e-5, false,
+                null));
         // Test shapes (not real models): vocabulary from the tokenizer.
         add(m, new ModelShape("tiny", "llama", 64, 2, 4, 2, 16, 128, 0, 10_000, 2048, 1e-5, false, null));
         add(m, new ModelShape("tiny-qwen2", "qwen2", 64, 2, 4, 2, 16, 128, 0, 1_000_000, 2048, 1e-6, true, null));
+        // Wider heads than dim / heads, as Qwen3 has (q is 128 wide on a 64-wide model).
+        add(m, new ModelShape("tiny-qwen3", "qwen3", 64, 2, 4, 2, 32, 128, 0, 1_000_000, 2048, 1e-6, true, null));
+        // Six layers so that the default pattern gives five local layers and one global; a window of 8.
+        add(m, new ModelShape("tiny-gemma3", "gemma3", 64, 6, 4, 2, 16, 128, 0, 1_000_000, 2048, 1e-6, true, null, 8,
+                8));
+        add(m, new ModelShape("tiny-phi3", "phi3", 64, 2, 4, 4, 16, 128, 0, 10_000, 2048, 1e-5, false, null));
         return java.util.Collections.unmodifiableMap(m);
     }
 
@@ -131,7 +189,8 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
     /**
      * A built-in shape, optionally changed: {@code "tiny"}, {@code "tiny:layers=4,tied=true"},
      * {@code "qwen2.5-0.5b:layers=2"}. Keys: arch, dim, layers, heads, kv, headdim, ffn, vocab,
-     * rope, ctx, eps, tied, name. Changing dim or heads without headdim recomputes headdim as
+     * rope, ctx, eps, tied, window (Gemma 3's sliding window), ropescale (linear RoPE factor), pattern (Gemma 3's
+     * sliding_window_pattern key), name. Changing dim or heads without headdim recomputes headdim as
      * dim / heads.
      */
     public static ModelShape parse(String spec) {
@@ -146,6 +205,9 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
         int ffn = base.ffn, vocab = base.vocab, ctx = base.context;
         double rope = base.ropeBase, eps = base.rmsEps;
         boolean tied = base.tied;
+        int window = base.window;
+        double ropeLinear = base.ropeLinear;
+        int windowPattern = base.windowPattern;
         boolean headDimGiven = false;
         for (String part : spec.substring(colon + 1).split(",")) {
             if (part.isBlank()) {
@@ -172,8 +234,11 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
                     case "rope" -> rope = Double.parseDouble(v);
                     case "eps" -> eps = Double.parseDouble(v);
                     case "tied" -> tied = parseBool(v);
+                    case "window" -> window = Integer.parseInt(v);
+                    case "ropescale" -> ropeLinear = Double.parseDouble(v);
+                    case "pattern" -> windowPattern = Integer.parseInt(v);
                     default -> throw new IllegalArgumentException("unknown key '" + k + "' in model shape '" + spec
-                            + "'; expected arch, dim, layers, heads, kv, headdim, ffn, vocab, rope, ctx, eps, tied or name");
+                            + "'; expected arch, dim, layers, heads, kv, headdim, ffn, vocab, rope, ctx, eps, tied, window, ropescale, pattern or name");
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("expected a number for '" + k + "' in model shape '" + spec + "' but found '" + v + "'");
@@ -186,7 +251,8 @@ public record ModelShape(String name, String arch, int dim, int layers, int head
             }
             headDim = dim / heads;
         }
-        return new ModelShape(name, arch, dim, layers, heads, kv, headDim, ffn, vocab, rope, ctx, eps, tied, base.ropeScaling);
+        return new ModelShape(name, arch, dim, layers, heads, kv, headDim, ffn, vocab, rope, ctx, eps, tied, base.ropeScaling,
+                window, ropeLinear, windowPattern);
     }
 
     private static boolean parseBool(String v) {

@@ -79,8 +79,9 @@ public final class Synth {
 
         GgufWriter w = new GgufWriter();
         w.putAll(SynthLayout.metadata(spec.arch(), shape, spec.type(), vocab, spec.seed()));
+        w.put("general.file_type", GgufMetadataValue.ofUint32(spec.mix().fileType()));
         w.putAll(tokenizer);
-        List<SynthLayout.Planned> plan = SynthLayout.tensors(spec.arch(), shape, spec.type(), vocab);
+        List<SynthLayout.Planned> plan = SynthLayout.tensors(spec.arch(), shape, spec.mix(), vocab);
         long totalElements = 0;
         for (SynthLayout.Planned p : plan) {
             w.addTensor(p.name(), p.dims(), p.type());
@@ -112,8 +113,14 @@ public final class Synth {
 
     private void writeTensor(ExecutorService pool, GgufTensorSink sink, SynthLayout.Planned p, int index, long seed,
                              ModelShape shape, LongConsumer elementsDone) throws IOException {
-        if (p.kind() == SynthLayout.Kind.ROPE_FREQS) {
-            byte[] b = TensorEncoder.encode(p.type(), SynthLayout.llama3RopeFactors(shape));
+        if (p.kind() == SynthLayout.Kind.ROPE_FREQS || p.kind() == SynthLayout.Kind.PHI3_FACTORS_SHORT
+                || p.kind() == SynthLayout.Kind.PHI3_FACTORS_LONG) {
+            float[] factors = switch (p.kind()) {
+                case ROPE_FREQS -> SynthLayout.llama3RopeFactors(shape);
+                case PHI3_FACTORS_LONG -> SynthLayout.phi3RopeFactors(shape, true);
+                default -> SynthLayout.phi3RopeFactors(shape, false);
+            };
+            byte[] b = TensorEncoder.encode(p.type(), factors);
             sink.write(p.name(), b, 0, b.length);
             elementsDone.accept(p.elements());
             return;
@@ -163,7 +170,8 @@ public final class Synth {
             throw new IllegalArgumentException("shape " + s.name() + " has Llama 3 RoPE scaling, which only the llama"
                     + " architecture carries (as rope_freqs.weight), but the arch is " + arch);
         }
-        int block = type.blockSize();
+        // K-quant rows that 256 does not divide fall back to Q8_0 as llama.cpp's would (QuantMix): 32 must divide.
+        int block = type.blockSize() == 256 ? 32 : type.blockSize();
         checkRow(s, type, "dim", s.dim(), block);
         checkRow(s, type, "heads * head dim", (long) s.heads() * s.headDim(), block);
         checkRow(s, type, "ffn", s.ffn(), block);

@@ -32,6 +32,23 @@ class ModelCatalogTest {
     }
 
     @Test
+    void everyLanguageModelIsOfAnArchitectureTheEngineRuns() throws Exception {
+        for (CatalogEntry e : catalog.entries(EntryKind.LLM)) {
+            dev.parley.engine.model.Architecture.fromGguf(e.architecture());
+        }
+        for (String id : List.of("qwen3-0.6b", "qwen3-1.7b", "gemma-3-1b-it", "llama-3.2-1b-instruct-q4_k_m",
+                "llama-3.2-3b-instruct", "phi-3-mini-4k-instruct")) {
+            CatalogEntry e = catalog.require(id);
+            assertTrue(e.url().toString().endsWith("/" + e.fileName()), e.id());
+            assertTrue(e.sha256() != null || e.checksumNote() != null, e.id() + ": a checksum or a note saying why none");
+        }
+        // Gemma 3 1B: its q/k norms and post-norms count (the published 999.89M parameters).
+        assertEquals(999_885_952L, catalog.require("gemma-3-1b-it").parameters());
+        // Qwen3-0.6B: 2 * 8 KV heads * 128 * 28 layers * 4 bytes.
+        assertEquals(229_376L, catalog.require("qwen3-0.6b").kvBytesPerToken().orElseThrow());
+    }
+
+    @Test
     void theDefaultModelIsQwenHalfBillion() {
         CatalogEntry def = catalog.defaultEntry(EntryKind.LLM);
         assertEquals("qwen2.5-0.5b-instruct", def.id());

@@ -164,14 +164,15 @@ class HostileGgufTest {
         assertMessage(bytes(h), "tensor 'mystery' has unknown ggml type id 99");
 
         GgufWriter w = new GgufWriter();
-        w.addTensor("blk.0.ffn_down.weight", new long[] {256, 2}, GgmlType.Q4_K);
-        Path p = dir.resolve("q4k.gguf");
+        w.addTensor("blk.0.ffn_down.weight", new long[] {256, 2}, GgmlType.Q3_K);
+        Path p = dir.resolve("q3k.gguf");
         try (GgufTensorSink s = w.open(p)) {
-            s.write("blk.0.ffn_down.weight", new byte[2 * 144], 0, 2 * 144);
+            s.write("blk.0.ffn_down.weight", new byte[2 * 110], 0, 2 * 110);
             s.commit();
         }
         GgufException e = assertThrows(GgufException.class, () -> GgufFile.open(p).close());
-        assertTrue(e.getMessage().contains("'blk.0.ffn_down.weight' has type Q4_K"), e.getMessage());
+        assertTrue(e.getMessage().contains("'blk.0.ffn_down.weight' has type Q3_K"), e.getMessage());
+        assertTrue(e.getMessage().contains("Q4_K, Q5_K, Q6_K"), e.getMessage());
         assertTrue(e.getMessage().contains("not support"), e.getMessage());
     }
 

@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "models", mixinStandardHelpOptions = true,
         description = "Lists, downloads, inspects, removes and makes model files.",
         subcommands = {ModelsListCommand.class, ModelsPullCommand.class, ModelsInfoCommand.class,
-                ModelsRmCommand.class, ModelsSetupCommand.class, SynthCommand.class})
+                ModelsRmCommand.class, ModelsSetupCommand.class, SynthCommand.class, QuantizeCommand.class})
 public final class ModelsCommand implements Callable<Integer> {
     private final Terminal terminal;
 

@@ -2,9 +2,9 @@ package dev.parley.app.cli.models;
 
 import dev.parley.app.cli.Terminal;
 import dev.parley.app.cli.UsageException;
-import dev.parley.engine.gguf.GgmlType;
 import dev.parley.models.synth.ModelShape;
 import dev.parley.models.synth.Synth;
+import dev.parley.models.gguf.QuantMix;
 import dev.parley.models.synth.SynthSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,14 +24,17 @@ public final class SynthCommand implements Callable<Integer> {
 
     @Option(names = "--shape", required = true, paramLabel = "NAME",
             description = "A built-in shape, optionally changed: smollm2-135m, smollm2-360m, qwen2.5-0.5b, "
-                    + "qwen2.5-1.5b, llama-3.2-1b, tinyllama-1.1b, tiny, tiny-qwen2; e.g. qwen2.5-0.5b:layers=2.")
+                    + "qwen2.5-1.5b, llama-3.2-1b, llama-3.2-3b, tinyllama-1.1b, qwen3-0.6b, qwen3-1.7b, gemma3-1b, phi3.5-mini, "
+                    + "tiny, tiny-qwen2, tiny-qwen3, tiny-gemma3, tiny-phi3; e.g. qwen2.5-0.5b:layers=2, "
+                    + "tiny-gemma3:window=16.")
     String shape;
 
-    @Option(names = "--arch", paramLabel = "ARCH", description = "llama or qwen2 (default: the shape's own).")
+    @Option(names = "--arch", paramLabel = "ARCH", description = "llama, qwen2, qwen3, gemma3 or phi3 (default: the shape's own).")
     String arch;
 
     @Option(names = "--type", paramLabel = "TYPE", defaultValue = "q8_0",
-            description = "Storage type of the weight matrices: f32, f16, bf16, q8_0 or q4_0 (default: ${DEFAULT-VALUE}).")
+            description = "Storage of the weight matrices: f32, f16, bf16, q8_0, q4_0, q4_k, q5_k, q6_k, or a llama.cpp mix "
+                    + "q4_k_m / q5_k_m (Q6_K for the output and some attn_v / ffn_down) (default: ${DEFAULT-VALUE}).")
     String type;
 
     @Option(names = "--vocab", paramLabel = "FILE",
@@ -52,7 +55,7 @@ public final class SynthCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ModelShape modelShape = ModelShape.parse(shape);
-        GgmlType weightType = parseType(type);
+        QuantMix weightType = parseType(type);
         if (vocab != null && !Files.isRegularFile(vocab)) {
             throw new UsageException("vocabulary file not found: " + vocab);
         }
@@ -85,12 +88,11 @@ public final class SynthCommand implements Callable<Integer> {
         };
     }
 
-    private static GgmlType parseType(String name) {
-        for (GgmlType t : new GgmlType[] {GgmlType.F32, GgmlType.F16, GgmlType.BF16, GgmlType.Q8_0, GgmlType.Q4_0}) {
-            if (t.name().equalsIgnoreCase(name.strip())) {
-                return t;
-            }
+    private static QuantMix parseType(String name) {
+        try {
+            return QuantMix.parse(name);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
         }
-        throw new UsageException("expected a weight type of f32, f16, bf16, q8_0 or q4_0 but found '" + name + "'");
     }
 }

@@ -1,11 +1,14 @@
 package dev.parley.app.gui.chat;
 
 import atlantafx.base.theme.Styles;
+import dev.parley.engine.generate.ThinkingFilter;
 import dev.parley.engine.tokenizer.Role;
+import java.util.function.Consumer;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.TitledPane;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.Clipboard;
 import javafx.scene.input.ClipboardContent;
@@ -14,7 +17,10 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
-/** One message: a user bubble on the right, a Markdown-rendered assistant bubble on the left, with copy. */
+/**
+ * One message: a user bubble on the right, a Markdown-rendered assistant bubble on the left, with copy; an
+ * assistant's thinking block, when it has one, is folded under "Thinking".
+ */
 final class MessageBubble extends HBox {
 
     MessageBubble(MessageItem item) {
@@ -62,11 +68,25 @@ final class MessageBubble extends HBox {
             text.textProperty().bind(item.textProperty());
             card.getChildren().add(text);
         } else {
+            // A reasoning model's <think> block (Qwen3 with thinking on) is folded away above the answer.
+            Label thoughts = new Label();
+            thoughts.getStyleClass().add("thinking-text");
+            thoughts.setWrapText(true);
+            TitledPane thinking = new TitledPane("Thinking", thoughts);
+            thinking.getStyleClass().add("thinking");
+            thinking.setExpanded(false);
             MarkdownView markdown = new MarkdownView();
             markdown.getStyleClass().add("assistant-text");
-            markdown.setMarkdown(item.text());
-            item.textProperty().addListener((o, a, text) -> markdown.setMarkdown(text));
-            card.getChildren().add(markdown);
+            Consumer<String> show = text -> {
+                String reasoning = ThinkingFilter.thoughts(text);
+                thoughts.setText(reasoning);
+                thinking.setVisible(!reasoning.isEmpty());
+                thinking.setManaged(!reasoning.isEmpty());
+                markdown.setMarkdown(ThinkingFilter.strip(text));
+            };
+            show.accept(item.text());
+            item.textProperty().addListener((o, a, text) -> show.accept(text));
+            card.getChildren().addAll(thinking, markdown);
         }
         getChildren().add(card);
     }

@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Test;
 class Q8DeviceLayoutTest {
 
     @ParameterizedTest
-    @EnumSource(value = GgmlType.class, names = {"Q8_0", "F32", "F16", "BF16", "Q4_0"})
+    @EnumSource(value = GgmlType.class, names = {"Q8_0", "F32", "F16", "BF16", "Q4_0", "Q4_K", "Q5_K", "Q6_K"})
     void rowsSplitIntoQuantsAndScalesDequantizeToTheCpusInt8Weights(GgmlType type) {
         try (Arena arena = Arena.ofConfined()) {
             int rows = 7;
-            int cols = 96;
+            int cols = type.blockSize() == 256 ? 512 : 96; // K-quants: two super-blocks
             Tensor t = RandomTensors.tensor(type, rows, cols, new Random(3), arena);
             MemorySegment q = arena.allocate(Q8DeviceLayout.quantBytes(5, cols));
             MemorySegment s = arena.allocate(Q8DeviceLayout.scaleBytes(5, cols));
