@@ -16,6 +16,7 @@ import dev.parley.audio.frontend.AudioFrontEnd;
 import dev.parley.audio.frontend.FrontEndSettings;
 import dev.parley.audio.frontend.FrontEnds;
 import dev.parley.audio.frontend.NoiseSuppression;
+import dev.parley.audio.frontend.PassThroughFrontEnd;
 import dev.parley.audio.vad.EnergyVad;
 import dev.parley.audio.vad.VoiceActivityDetector;
 import dev.parley.audio.playback.AudioSink;
@@ -207,7 +208,11 @@ final class TalkCommand implements Callable<Integer> {
             throw e;
         }
         VoiceTurnPrinter printer = new VoiceTurnPrinter(terminal.out(), terminal.err());
-        AudioFrontEnd frontEnd = FrontEnds.open(frontEndSettings());
+        // A recording in or a file out has no acoustic echo path: the canceller would never converge, so no front end
+        AudioFrontEnd frontEnd = script != null || out != null
+                ? new PassThroughFrontEnd("no audio front end: " + (script != null ? "--input" : "--out")
+                        + " has no echo path (half-duplex)")
+                : FrontEnds.open(frontEndSettings());
         VoiceActivityDetector vad = new EnergyVad(settings.vad());
         try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings, frontEnd, vad)) {
             pipeline.addListener(printer);
