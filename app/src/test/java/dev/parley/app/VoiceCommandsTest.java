@@ -26,7 +26,7 @@ class VoiceCommandsTest {
         Path model = TestModels.tiny(dir);
         Path out = dir.resolve("reply.wav");
         CliRun run = CliRun.of("talk", "--model", model.toString(), "--vosk-model", vosk.toString(), "--input", wav.toString(),
-                "--out", out.toString(), "-n", "16", "--seed", "3");
+                "--out", out.toString(), "-n", "16", "--seed", "3", "--vad", "energy");
         assertEquals(0, run.code(), run.toString());
         List<String> lines = run.out().lines().toList();
         assertTrue(lines.contains("you: tell me a joke"), run.toString());
@@ -57,7 +57,7 @@ class VoiceCommandsTest {
         String[][] cases = {
             {"--aec", "maybe", "--aec must be on or off, found 'maybe'"},
             {"--noise-suppression", "max", "off, low, moderate, high, very-high"},
-            {"--vad", "loud", "--vad must be energy or silero, found 'loud'"},
+            {"--vad", "loud", "expected a VAD of energy or silero but found 'loud'"},
         };
         for (String[] c : cases) {
             CliRun run = CliRun.of("talk", "--model", model.toString(), c[0], c[1]);

@@ -17,12 +17,15 @@ import dev.parley.audio.frontend.FrontEndSettings;
 import dev.parley.audio.frontend.FrontEnds;
 import dev.parley.audio.frontend.NoiseSuppression;
 import dev.parley.audio.frontend.PassThroughFrontEnd;
-import dev.parley.audio.vad.EnergyVad;
+import dev.parley.audio.vad.SileroVadSettings;
+import dev.parley.audio.vad.VadFactory;
 import dev.parley.audio.vad.VoiceActivityDetector;
 import dev.parley.audio.playback.AudioSink;
 import dev.parley.audio.playback.SpeakerSink;
 import dev.parley.audio.playback.WavFileSink;
 import dev.parley.audio.tts.MaryTtsSynthesizer;
+import dev.parley.audio.vad.VadChoice;
+import dev.parley.models.download.Downloader;
 import dev.parley.engine.generate.CachedSession;
 import dev.parley.engine.sampling.Sampler;
 import java.io.BufferedReader;
@@ -69,6 +72,18 @@ final class TalkCommand implements Callable<Integer> {
             description = "Vosk model folder (default: the catalog's default speech model in the model store).")
     Path voskModel;
 
+    @Option(names = "--vad", paramLabel = "energy|silero", defaultValue = "silero",
+            description = "Voice activity detector: silero (neural; its 2.3 MB model is downloaded into the model store "
+                    + "on first use) or energy (levels only; default: ${DEFAULT-VALUE}).")
+    String vad;
+
+    @Option(names = "--vad-model", paramLabel = "FILE",
+            description = "Silero VAD v5 ONNX file (default: the catalog's, in the model store).")
+    Path vadModel;
+
+    /** The Silero VAD model file the loop is to use, or null for the energy VAD (resolved in {@link #call()}). */
+    Path vadModelFile;
+
     @Option(names = "--voice", paramLabel = "NAME", defaultValue = MaryTtsSynthesizer.DEFAULT_VOICE,
             description = "MaryTTS voice (default: ${DEFAULT-VALUE}).")
     String voice;
@@ -103,10 +118,6 @@ final class TalkCommand implements Callable<Integer> {
     @Option(names = "--half-duplex", description = "Do not listen while speaking: only a loud voice interrupts a reply, "
             + "and nothing said over it is transcribed (default: full duplex when echo cancellation runs).")
     boolean halfDuplex;
-
-    @Option(names = "--vad", paramLabel = "energy|silero", defaultValue = "energy",
-            description = "Voice activity detector (default: ${DEFAULT-VALUE}).")
-    String vadName;
 
     @Option(names = "--input", paramLabel = "FILE.wav",
             description = "Say this recording instead of listening to the microphone (played in real time; for demos and tests).")
@@ -149,9 +160,17 @@ final class TalkCommand implements Callable<Integer> {
                 .withMode(pushToTalk ? VoiceSettings.Mode.PUSH_TO_TALK : VoiceSettings.Mode.HANDS_FREE)
                 .withHalfDuplex(halfDuplex);
         frontEndSettings();     // checks --aec and --noise-suppression before anything slow
-        checkVad();
+        VadChoice vadChoice;
+        try {
+            vadChoice = VadChoice.parse(vad);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--vad: " + e.getMessage(), e);
+        }
         Path voskDir = VoskModelChoice.choose(voskModel, storeArgs);
         VoskRecognizer.checkModelFolder(voskDir);
+        // fetched with the speech model on first voice use; the listen loop opens it through a VadFactory
+        vadModelFile = VadModelChoice.choose(vadChoice, vadModel, storeArgs, new Downloader(),
+                new java.io.PrintWriter(terminal.err(), true));
         ScriptedSpeechSource script = input == null ? null
                 : new ScriptedSpeechSource(List.of(WavFileSource.load(input, WavFileSource.DEFAULT_RATE)), endSilence + 600, false);
         if (remoteUrl != null) {
@@ -213,15 +232,17 @@ final class TalkCommand implements Callable<Integer> {
                 ? new PassThroughFrontEnd("no audio front end: " + (script != null ? "--input" : "--out")
                         + " has no echo path (half-duplex)")
                 : FrontEnds.open(frontEndSettings());
-        VoiceActivityDetector vad = new EnergyVad(settings.vad());
-        try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings, frontEnd, vad)) {
+        VoiceActivityDetector detector = new VadFactory(m -> terminal.err().println("parley: " + m))
+                .open(VadChoice.parse(vad), vadModelFile, settings.vad(), SileroVadSettings.defaults());
+        try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings, frontEnd,
+                detector)) {
             pipeline.addListener(printer);
             pipeline.start();
             terminal.err().println("parley: listening" + (pushToTalk ? " (press Enter to talk, Enter again to end your turn)" : "")
                     + "; " + frontEnd.description() + "; " + (pipeline.fullDuplex()
                     ? "full duplex: speak over a reply to interrupt it"
                     : "half-duplex: speaking over a reply interrupts it, nothing said over it is transcribed")
-                    + "; VAD " + vad.name());
+                    + "; VAD " + detector.name());
             if (script != null) {
                 script.awaitEnd();
                 if (!printer.awaitReplies(120_000)) {
@@ -247,16 +268,6 @@ final class TalkCommand implements Callable<Integer> {
             throw new UsageException("--noise-suppression: " + e.getMessage(), e);
         }
         return FrontEndSettings.defaults().withEchoCancellation(on).withNoiseSuppression(ns);
-    }
-
-    private void checkVad() {
-        switch (vadName.strip().toLowerCase(java.util.Locale.ROOT)) {
-            case "energy" -> {
-            }
-            case "silero" -> throw new UsageException("--vad silero is not in this build yet (the Silero VAD is on its "
-                    + "way); use --vad energy");
-            default -> throw new UsageException("--vad must be energy or silero, found '" + vadName + "'");
-        }
     }
 
     /** Reads stdin until end of input or /exit: Enter toggles push-to-talk. */
