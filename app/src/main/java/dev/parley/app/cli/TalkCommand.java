@@ -12,6 +12,14 @@ import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.capture.MicrophoneSource;
 import dev.parley.audio.capture.RealTimeSource;
 import dev.parley.audio.capture.WavFileSource;
+import dev.parley.audio.frontend.AudioFrontEnd;
+import dev.parley.audio.frontend.FrontEndSettings;
+import dev.parley.audio.frontend.FrontEnds;
+import dev.parley.audio.frontend.NoiseSuppression;
+import dev.parley.audio.frontend.PassThroughFrontEnd;
+import dev.parley.audio.vad.SileroVadSettings;
+import dev.parley.audio.vad.VadFactory;
+import dev.parley.audio.vad.VoiceActivityDetector;
 import dev.parley.audio.playback.AudioSink;
 import dev.parley.audio.playback.SpeakerSink;
 import dev.parley.audio.playback.WavFileSink;
@@ -37,7 +45,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "talk", mixinStandardHelpOptions = true, defaultValueProvider = OptionDefaults.Chat.class,
         description = {"Talks with the model: speak, and it answers aloud (microphone -> Vosk -> model -> MaryTTS -> speaker).",
-            "Half-duplex: there is no echo cancellation, so speaking over a reply interrupts it (use headphones).",
+            "Full duplex with echo cancellation (WebRTC AEC3): speak over a reply to interrupt it; a cough does not.",
             "Prints partial transcripts (stderr), your words, the reply and the latency of each stage after each turn.",
             "Ctrl-D or /exit ends it; with --push-to-talk, Enter starts and Enter ends your turn.",
             "Typed chat works without audio: parley chat."})
@@ -98,6 +106,19 @@ final class TalkCommand implements Callable<Integer> {
                     + "(0 = off; default: ${DEFAULT-VALUE}).")
     int speculate;
 
+    @Option(names = "--aec", paramLabel = "on|off", defaultValue = "on",
+            description = "Echo cancellation (WebRTC AEC3) on the microphone (default: ${DEFAULT-VALUE}); off makes "
+                    + "the loop half-duplex.")
+    String aec;
+
+    @Option(names = "--noise-suppression", paramLabel = "LEVEL", defaultValue = "off",
+            description = "Noise suppression: off, low, moderate, high, very-high (default: ${DEFAULT-VALUE}).")
+    String noiseSuppression;
+
+    @Option(names = "--half-duplex", description = "Do not listen while speaking: only a loud voice interrupts a reply, "
+            + "and nothing said over it is transcribed (default: full duplex when echo cancellation runs).")
+    boolean halfDuplex;
+
     @Option(names = "--input", paramLabel = "FILE.wav",
             description = "Say this recording instead of listening to the microphone (played in real time; for demos and tests).")
     Path input;
@@ -136,15 +157,17 @@ final class TalkCommand implements Callable<Integer> {
             throw new UsageException("--push-to-talk needs a microphone: leave it out with --input");
         }
         VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(endSilence).withSpeculation(speculate)
-                .withMode(pushToTalk ? VoiceSettings.Mode.PUSH_TO_TALK : VoiceSettings.Mode.HANDS_FREE);
-        Path voskDir = VoskModelChoice.choose(voskModel, storeArgs);
-        VoskRecognizer.checkModelFolder(voskDir);
+                .withMode(pushToTalk ? VoiceSettings.Mode.PUSH_TO_TALK : VoiceSettings.Mode.HANDS_FREE)
+                .withHalfDuplex(halfDuplex);
+        frontEndSettings();     // checks --aec and --noise-suppression before anything slow
         VadChoice vadChoice;
         try {
             vadChoice = VadChoice.parse(vad);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--vad: " + e.getMessage(), e);
         }
+        Path voskDir = VoskModelChoice.choose(voskModel, storeArgs);
+        VoskRecognizer.checkModelFolder(voskDir);
         // fetched with the speech model on first voice use; the listen loop opens it through a VadFactory
         vadModelFile = VadModelChoice.choose(vadChoice, vadModel, storeArgs, new Downloader(),
                 new java.io.PrintWriter(terminal.err(), true));
@@ -204,11 +227,22 @@ final class TalkCommand implements Callable<Integer> {
             throw e;
         }
         VoiceTurnPrinter printer = new VoiceTurnPrinter(terminal.out(), terminal.err());
-        try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings)) {
+        // A recording in or a file out has no acoustic echo path: the canceller would never converge, so no front end
+        AudioFrontEnd frontEnd = script != null || out != null
+                ? new PassThroughFrontEnd("no audio front end: " + (script != null ? "--input" : "--out")
+                        + " has no echo path (half-duplex)")
+                : FrontEnds.open(frontEndSettings());
+        VoiceActivityDetector detector = new VadFactory(m -> terminal.err().println("parley: " + m))
+                .open(VadChoice.parse(vad), vadModelFile, settings.vad(), SileroVadSettings.defaults());
+        try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings, frontEnd,
+                detector)) {
             pipeline.addListener(printer);
             pipeline.start();
             terminal.err().println("parley: listening" + (pushToTalk ? " (press Enter to talk, Enter again to end your turn)" : "")
-                    + "; half-duplex, no echo cancellation: speaking over a reply interrupts it");
+                    + "; " + frontEnd.description() + "; " + (pipeline.fullDuplex()
+                    ? "full duplex: speak over a reply to interrupt it"
+                    : "half-duplex: speaking over a reply interrupts it, nothing said over it is transcribed")
+                    + "; VAD " + detector.name());
             if (script != null) {
                 script.awaitEnd();
                 if (!printer.awaitReplies(120_000)) {
@@ -218,6 +252,22 @@ final class TalkCommand implements Callable<Integer> {
                 readControls(pipeline);
             }
         }
+    }
+
+    /** The front end asked for by --aec and --noise-suppression. */
+    FrontEndSettings frontEndSettings() {
+        boolean on = switch (aec.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new UsageException("--aec must be on or off, found '" + aec + "'");
+        };
+        NoiseSuppression ns;
+        try {
+            ns = NoiseSuppression.parse(noiseSuppression);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--noise-suppression: " + e.getMessage(), e);
+        }
+        return FrontEndSettings.defaults().withEchoCancellation(on).withNoiseSuppression(ns);
     }
 
     /** Reads stdin until end of input or /exit: Enter toggles push-to-talk. */
