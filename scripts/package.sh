@@ -117,9 +117,9 @@ if [ "$type" != app-image ]; then
   extra=()
   case "$type" in
     # JavaFX's native code comes inside its jars, so jpackage's scan of the image does not see that a window
-    # needs GTK 3: say so (t64 is its name from Debian 13 / Ubuntu 24.04 on).
+    # needs GTK 3, and the echo canceller's native library libpulse.so.0: say so (t64 is GTK's name from Debian 13 / Ubuntu 24.04 on).
     deb) extra=(--linux-package-name parley --linux-deb-maintainer parley@localhost --linux-app-category utils
-                --linux-package-deps "libgtk-3-0 | libgtk-3-0t64" --install-dir /opt) ;;
+                --linux-package-deps "libgtk-3-0 | libgtk-3-0t64, libpulse0" --install-dir /opt) ;;
     msi|exe) extra=(--win-menu --win-shortcut --win-dir-chooser --win-console) ;;
   esac
   "$bin/jpackage" --type "$type" "${common[@]}" --app-image "$image" --resource-dir "$work/resources" ${extra[@]+"${extra[@]}"}
