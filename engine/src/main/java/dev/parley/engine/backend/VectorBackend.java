@@ -7,6 +7,7 @@ import dev.parley.engine.tensor.F16Tensor;
 import dev.parley.engine.tensor.F32Tensor;
 import dev.parley.engine.tensor.Q4_0Tensor;
 import dev.parley.engine.tensor.Q5_0Tensor;
+import dev.parley.engine.tensor.Q5_1Tensor;
 import dev.parley.engine.tensor.Q4_KTensor;
 import dev.parley.engine.tensor.Q5_KTensor;
 import dev.parley.engine.tensor.Q6_KTensor;
@@ -193,6 +194,17 @@ public final class VectorBackend implements Backend {
                 for (int r = from; r < to; r++) {
                     for (int t = 0; t < count; t++) {
                         out[t * rows + r] = VectorKernels.dotQ5_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
+                    }
+                }
+            }
+            case Q5_1Tensor q -> {
+                short[] qs = x.wideQuants();
+                float[] sc = x.scales();
+                float[] bs = x.blockSums();
+                int blocks = cols / Activations.BLOCK;
+                for (int r = from; r < to; r++) {
+                    for (int t = 0; t < count; t++) {
+                        out[t * rows + r] = VectorKernels.dotQ5_1(seg, r * rowBytes, blocks, qs, t * dim, sc, bs, t * blocks);
                     }
                 }
             }

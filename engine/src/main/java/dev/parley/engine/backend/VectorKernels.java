@@ -129,6 +129,31 @@ final class VectorKernels {
         return acc.reduceLanes(VectorOperators.ADD);
     }
 
+    /** Q5_1 row (24-byte blocks at {@code base}) x Q8_1 activations (Q8_0 quants and scales, block sums {@code bs}). */
+    static float dotQ5_1(MemorySegment w, long base, int blocks, short[] q, int qo, float[] s, float[] bs, int so) {
+        FloatVector acc = FloatVector.zero(F);
+        ShortVector zero = ShortVector.zero(S);
+        float mins = 0f;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 24;
+            float d = Float.float16ToFloat(w.get(I16, bo)) * s[so + b];
+            int qh = w.get(I32, bo + 4);
+            int xo = qo + b * QK;
+            ByteVector packed = ByteVector.fromMemorySegment(B128, w, bo + 8, LE);
+            ByteVector lo = packed.and((byte) 0x0f);
+            ByteVector hi = packed.reinterpretAsShorts().lanewise(VectorOperators.LSHR, 4).reinterpretAsBytes().and((byte) 0x0f);
+            ShortVector w0 = ((ShortVector) lo.convertShape(VectorOperators.B2S, S, 0))
+                    .add(zero.blend((short) 16, VectorMask.fromLong(S, qh & 0xffff)));
+            ShortVector w1 = ((ShortVector) hi.convertShape(VectorOperators.B2S, S, 0))
+                    .add(zero.blend((short) 16, VectorMask.fromLong(S, qh >>> 16)));
+            ShortVector p = w0.mul(ShortVector.fromArray(S, q, xo)).add(w1.mul(ShortVector.fromArray(S, q, xo + 16)));
+            acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
+            mins += Float.float16ToFloat(w.get(I16, bo + 2)) * bs[so + b];
+        }
+        return acc.reduceLanes(VectorOperators.ADD) + mins;
+    }
+
     /** Plain float dot product of two heap arrays. */
     static float dot(float[] a, int ao, float[] b, int bo, int n) {
         FloatVector acc = FloatVector.zero(F);

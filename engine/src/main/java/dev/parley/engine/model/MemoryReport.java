@@ -2,6 +2,7 @@ package dev.parley.engine.model;
 
 import dev.parley.engine.gguf.GgmlType;
 import dev.parley.engine.tensor.Activations;
+import dev.parley.engine.tensor.Q8KActivations;
 import dev.parley.engine.tensor.Tensor;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -53,9 +54,10 @@ public record MemoryReport(Map<GgmlType, Long> mappedWeightBytes, Map<GgmlType, 
                 mapped.merge(t.type(), t.byteSize(), Long::sum);
             }
         }
+        boolean kQuants = mapped.keySet().stream().anyMatch(t -> t.blockSize() == Q8KActivations.BLOCK);
         return new MemoryReport(mapped, quantized, stored.vectorBytes(), options.kv(), contextLength,
                 KvCache.bytesPerToken(config, options.kv()), KvCache.bytesFor(config, contextLength, options.kv()),
-                scratchBytes(config, chunk, contextLength, threads));
+                scratchBytes(config, chunk, contextLength, threads, kQuants));
     }
 
     /**
@@ -78,13 +80,25 @@ public record MemoryReport(Map<GgmlType, Long> mappedWeightBytes, Map<GgmlType, 
         return lo;
     }
 
-    /** Bytes of the buffers of one session (mirrors {@code SessionState} and {@link Activations}). */
+    /** {@link #scratchBytes(Configuration, int, int, int, boolean)} for weights without K-quants. */
     public static long scratchBytes(Configuration c, int chunk, int contextLength, int threads) {
+        return scratchBytes(c, chunk, contextLength, threads, false);
+    }
+
+    /**
+     * Bytes of the buffers of one session (mirrors {@code SessionState}, {@link Activations} and, with K-quant
+     * weights, the {@link Q8KActivations} that are allocated on their first product).
+     */
+    public static long scratchBytes(Configuration c, int chunk, int contextLength, int threads, boolean kQuants) {
         long floats = 3L * chunk * c.dim() + 2L * chunk * c.qDim() + 2L * chunk * c.kvDim() + 2L * chunk * c.ffnDim()
                 + (long) threads * contextLength + 2L * chunk * (c.ropeDims() / 2) * (c.variant().slidingWindow() > 0 ? 2 : 1) + c.vocabSize();
         long n = (long) chunk * Math.max(c.dim(), Math.max(c.qDim(), c.ffnDim()));
-        // rounded floats, int8 quants, quants widened to shorts, quants back as floats, block scales
-        long activations = 4 * n + n + 2 * n + 4 * n + 4 * ((n + Activations.BLOCK - 1) / Activations.BLOCK + chunk);
+        // rounded floats, int8 quants, quants widened to shorts, quants back as floats, block scales and sums
+        long activations = 4 * n + n + 2 * n + 4 * n + 8 * ((n + Activations.BLOCK - 1) / Activations.BLOCK + chunk);
+        if (kQuants) {
+            // Q8_K: quants, quants widened to shorts, a scale per 256 and a sum per 16 values
+            activations += n + 2 * n + 4 * (n / Q8KActivations.BLOCK + chunk) + 4 * (n / Q8KActivations.SUM_GROUP + chunk);
+        }
         long rows = 2L * 4 * chunk; // each row's position and the rows whose logits are wanted (ints)
         return 4 * floats + activations + rows;
     }

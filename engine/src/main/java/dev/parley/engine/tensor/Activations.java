@@ -26,6 +26,7 @@ public final class Activations {
     private final short[] wideQuants;
     private final float[] dequantized;
     private final float[] scales;
+    private final float[] blockSums;
     private boolean quantized;
     private final Q8KActivations kQuants;
 
@@ -39,6 +40,7 @@ public final class Activations {
         this.wideQuants = new short[n];
         this.dequantized = new float[n];
         this.scales = new float[(n + BLOCK - 1) / BLOCK + maxCount];
+        this.blockSums = new float[(n + BLOCK - 1) / BLOCK + maxCount];
         this.kQuants = new Q8KActivations(maxCount, maxDim);
     }
 
@@ -121,6 +123,15 @@ public final class Activations {
         return scales;
     }
 
+    /**
+     * Per Q8_0 block, {@code s = d * sum(q)} rounded to FP16 (with the unrounded {@code d}): the extra field of ggml's
+     * Q8_1, which Q5_1 weights meet (same quants and scale as Q8_0); index as {@link #scales}.
+     */
+    public float[] blockSums() {
+        checkQuantized();
+        return blockSums;
+    }
+
     private void checkQuantized() {
         if (!quantized) {
             throw new IllegalStateException("expected activations prepared as Q8_0 but they were not");
@@ -157,12 +168,15 @@ public final class Activations {
                 float id = amax != 0f ? 127f / amax : 0f;
                 scales[t * blocks + b] = Float.float16ToFloat(Float.floatToFloat16(d));
                 float sd = scales[t * blocks + b];
+                int sum = 0;
                 for (int j = 0; j < BLOCK; j++) {
                     byte q = (byte) Math.rint(raw[base + j] * id);
                     quants[base + j] = q;
                     wideQuants[base + j] = q;
                     dequantized[base + j] = q * sd;
+                    sum += q;
                 }
+                blockSums[t * blocks + b] = Float.float16ToFloat(Float.floatToFloat16(d * sum));
             }
         }
         quantized = true;

@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * for that weight type (see {@link Activations}). The backends use these scalar methods as their
  * oracle.
  */
-public abstract sealed class Tensor permits F32Tensor, F16Tensor, BF16Tensor, Q8_0Tensor, Q4_0Tensor, Q5_0Tensor,
+public abstract sealed class Tensor permits F32Tensor, F16Tensor, BF16Tensor, Q8_0Tensor, Q4_0Tensor, Q5_0Tensor, Q5_1Tensor,
         Q4_KTensor, Q5_KTensor, Q6_KTensor {
 
     private final String name;
@@ -52,6 +52,7 @@ public abstract sealed class Tensor permits F32Tensor, F16Tensor, BF16Tensor, Q8
             case Q8_0 -> new Q8_0Tensor(name, data, rows, cols);
             case Q4_0 -> new Q4_0Tensor(name, data, rows, cols);
             case Q5_0 -> new Q5_0Tensor(name, data, rows, cols);
+            case Q5_1 -> new Q5_1Tensor(name, data, rows, cols);
             case Q4_K -> new Q4_KTensor(name, data, rows, cols);
             case Q5_K -> new Q5_KTensor(name, data, rows, cols);
             case Q6_K -> new Q6_KTensor(name, data, rows, cols);

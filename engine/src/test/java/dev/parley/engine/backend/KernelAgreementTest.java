@@ -21,7 +21,7 @@ class KernelAgreementTest {
 
     static Stream<Arguments> shapes() {
         Stream.Builder<Arguments> b = Stream.builder();
-        for (GgmlType type : new GgmlType[] {GgmlType.F32, GgmlType.F16, GgmlType.BF16, GgmlType.Q8_0, GgmlType.Q4_0, GgmlType.Q5_0}) {
+        for (GgmlType type : new GgmlType[] {GgmlType.F32, GgmlType.F16, GgmlType.BF16, GgmlType.Q8_0, GgmlType.Q4_0, GgmlType.Q5_0, GgmlType.Q5_1}) {
             boolean quantized = type.blockSize() > 1;
             for (int bits : new int[] {256, 512}) {
                 b.add(Arguments.of(type, 1, 32, 1, 1, bits));

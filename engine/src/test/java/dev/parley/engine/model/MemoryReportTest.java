@@ -48,6 +48,20 @@ class MemoryReportTest {
         }
     }
 
+    /** A K-quant model's sessions also hold the Q8_K buffers, allocated on the first product. */
+    @Test
+    void kQuantScratchIncludesTheQ8KBuffers() throws Exception {
+        Path p = SharedFixtures.require("parity/m6-qwen3-qwen2-q4_k_m.gguf");
+        try (LlamaModel m = LlamaModel.load(p, new ModelOptions(BackendKind.VECTOR, 3))) {
+            MemoryReport r = m.memoryReport(CTX, KvFormat.F32);
+            try (InferenceSession s = m.newSession(CTX)) {
+                s.ingest(new int[] {1, 2, 3});
+                long scratch = arrayBytes(stateOf(s), java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+                assertEquals(scratch, r.scratchBytes(), "session scratch arrays after a product");
+            }
+        }
+    }
+
     @Test
     void int8KvIsAboutAQuarterOfF32AndTheLongestContextFitsTheBudget() throws Exception {
         Path p = SharedFixtures.require("parity/m1-llama-spm-q8_0.gguf");
@@ -109,7 +123,7 @@ class MemoryReportTest {
         if (!c.isPrimitive()) {
             long sum = 0;
             for (Object e : (Object[]) a) {
-                sum += e == null ? 0 : arrayOf(e, seen);
+                sum += e == null || !e.getClass().isArray() ? 0 : arrayOf(e, seen); // KV caches referred to per row are not scratch
             }
             return sum;
         }

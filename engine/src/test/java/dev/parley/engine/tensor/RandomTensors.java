@@ -38,6 +38,13 @@ public final class RandomTensors {
                     seg.set(I16, 2 * i, Bf16.fromFloat((float) rnd.nextGaussian()));
                 }
             }
+            case Q5_1 -> {
+                rnd.nextBytes(out);
+                for (long b = 0; b < n / 32; b++) {
+                    seg.set(I16, b * 24, Float.floatToFloat16((float) (0.01 + 0.05 * rnd.nextDouble())));
+                    seg.set(I16, b * 24 + 2, Float.floatToFloat16((float) (-0.5 + rnd.nextDouble())));
+                }
+            }
             case Q8_0, Q4_0, Q5_0 -> {
                 rnd.nextBytes(out);
                 int blockBytes = type.typeSize();

@@ -16,9 +16,8 @@ import java.util.Locale;
  *       every matrix of the base type.</li>
  * </ul>
  * Only what llama.cpp quantizes changes type: tensors of two or more dimensions whose name ends in {@code weight},
- * except norms. A row length the type's block does not divide falls back as llama.cpp does (Q4_K to Q5_0, Q6_K to
- * Q8_0), except that Q5_K falls back to Q8_0 instead of Q5_1, which Parley does not read; rows not a multiple of 32
- * stay F16.
+ * except norms. A row length the type's block does not divide falls back as llama.cpp does (Q4_K to Q5_0, Q5_K to
+ * Q5_1, Q6_K to Q8_0); rows not a multiple of 32 stay F16.
  */
 public enum QuantMix {
     F32(GgmlType.F32, 0, true),
@@ -139,6 +138,10 @@ public enum QuantMix {
         if (rowLength % 32 != 0) {
             return GgmlType.F16;
         }
-        return t == GgmlType.Q4_K ? GgmlType.Q5_0 : GgmlType.Q8_0;
+        return switch (t) {
+            case Q4_K -> GgmlType.Q5_0;
+            case Q5_K -> GgmlType.Q5_1;
+            default -> GgmlType.Q8_0;
+        };
     }
 }

@@ -32,7 +32,7 @@ public final class TensorEncoder {
     private static final ValueLayout.OfShort LE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfFloat LE_FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    private static final String ENCODABLE = "F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K, Q5_K, Q6_K";
+    private static final String ENCODABLE = "F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K";
 
     private TensorEncoder() {
     }
@@ -40,7 +40,7 @@ public final class TensorEncoder {
     /** Whether {@link #encode} and {@link #decode} handle {@code type}. */
     public static boolean canEncode(GgmlType type) {
         return switch (type) {
-            case F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K, Q5_K, Q6_K -> true;
+            case F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K -> true;
             default -> false;
         };
     }
@@ -99,6 +99,11 @@ public final class TensorEncoder {
             case Q5_0 -> {
                 for (int b = 0; b < count / 32; b++) {
                     quantizeQ5_0Block(src, srcOff + 32 * b, dst, dstOff + 22 * b);
+                }
+            }
+            case Q5_1 -> {
+                for (int b = 0; b < count / 32; b++) {
+                    quantizeQ5_1Block(src, srcOff + 32 * b, dst, dstOff + 24 * b);
                 }
             }
             case Q4_K, Q5_K -> {
@@ -162,7 +167,7 @@ public final class TensorEncoder {
                     }
                 }
             }
-            case Q5_0, Q4_K, Q5_K, Q6_K -> {
+            case Q5_0, Q5_1, Q4_K, Q5_K, Q6_K -> {
                 if (count > 0) {
                     Tensor.of("decode", type, src.asSlice(0, bytes), 1, count).dequantizeRow(0, out, 0);
                 }
@@ -266,6 +271,37 @@ public final class TensorEncoder {
             qh |= ((hi & 0x10) >> 4) << (j + 16);
         }
         putInt(dst, at + 2, qh);
+    }
+
+    /**
+     * ggml's {@code quantize_row_q5_1_ref}: {@code d = (max - min) / 31}, {@code m = min} (both FP16),
+     * {@code q = (uint8)((x - min) / d + 0.5)}; low nibbles in {@code qs}, fifth bits in the 32-bit {@code qh}.
+     */
+    private static void quantizeQ5_1Block(float[] x, int off, byte[] dst, int at) {
+        float min = Float.MAX_VALUE;
+        float max = -Float.MAX_VALUE;
+        for (int j = 0; j < 32; j++) {
+            float v = x[off + j];
+            if (v < min) {
+                min = v;
+            }
+            if (v > max) {
+                max = v;
+            }
+        }
+        float d = (max - min) / 31;
+        float id = d != 0f ? 1.0f / d : 0.0f;
+        putShort(dst, at, Float.floatToFloat16(d));
+        putShort(dst, at + 2, Float.floatToFloat16(min));
+        int qh = 0;
+        for (int j = 0; j < 16; j++) {
+            int lo = ((int) ((x[off + j] - min) * id + 0.5f)) & 0xff;
+            int hi = ((int) ((x[off + 16 + j] - min) * id + 0.5f)) & 0xff;
+            dst[at + 8 + j] = (byte) ((lo & 0x0f) | ((hi & 0x0f) << 4));
+            qh |= ((lo & 0x10) >> 4) << j;
+            qh |= ((hi & 0x10) >> 4) << (j + 16);
+        }
+        putInt(dst, at + 4, qh);
     }
 
     /** C's roundf: to nearest, halves away from zero (Math.round rounds halves up instead). */

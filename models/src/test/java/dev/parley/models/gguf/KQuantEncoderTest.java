@@ -119,7 +119,7 @@ class KQuantEncoderTest {
         assertNull(QuantMix.Q4_K_M.typeFor("blk.0.attn_norm.weight", 1, 256, 4, true));
         assertNull(QuantMix.Q4_K_M.typeFor("rope_freqs.weight", 1, 32, 4, true));
         assertEquals(GgmlType.Q5_0, QuantMix.Q4_K_M.typeFor("blk.0.attn_q.weight", 2, 576, 4, true));
-        assertEquals(GgmlType.Q8_0, QuantMix.Q5_K_M.typeFor("blk.0.attn_q.weight", 2, 576, 4, true));
+        assertEquals(GgmlType.Q5_1, QuantMix.Q5_K_M.typeFor("blk.0.attn_q.weight", 2, 576, 4, true));
         assertEquals(GgmlType.Q8_0, QuantMix.Q4_K_M.typeFor("output.weight", 2, 576, 4, true));
         assertEquals(GgmlType.F16, QuantMix.Q6_K.typeFor("blk.0.attn_q.weight", 2, 40, 4, true));
         assertEquals(QuantMix.Q4_K_M, QuantMix.parse(" q4_k_m "));
