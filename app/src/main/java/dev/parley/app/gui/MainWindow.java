@@ -145,6 +145,7 @@ public final class MainWindow {
         Button download = new Button("Download " + main.defaultModel().name()
                 + (size.isPresent() ? " (" + dev.parley.models.download.Bytes.human(size.getAsLong()) + ")" : ""));
         download.setId("download-default-model");
+        download.setMnemonicParsing(false); // a model name such as "Q8_0" is shown as written, not as "Q80"
         download.getStyleClass().addAll(Styles.SUCCESS, Styles.SMALL);
         download.setTooltip(new Tooltip("Download the catalog's default model (" + main.defaultModel().license()
                 + "), verified and resumable; Parley runs it on this computer"));
