@@ -82,7 +82,11 @@ public final class MainWindow {
 
         AppSettings settings = context.settings();
         ConversationListView list = new ConversationListView(conversations, this::export);
-        VoiceView voiceView = new VoiceView(voice, () -> main.settingsProperty().get().pushToTalkKey());
+        var voiceDownloads = new dev.parley.app.gui.voice.VoiceDownloadViewModel(
+                dev.parley.app.gui.voice.VoiceModels.required(context.catalog()), context.home().modelStore()::isInstalled,
+                (entry, progress, cancel) -> context.installer().install(entry, progress, cancel), ui,
+                r -> Thread.ofPlatform().daemon().name("parley-voice-download").start(r), voice::retry);
+        VoiceView voiceView = new VoiceView(voice, () -> main.settingsProperty().get().pushToTalkKey(), voiceDownloads);
         ChatView chatView = new ChatView(chat, voiceView);
         dashboardView = new DashboardView(dashboard, context.chat()::snapshot);
 
