@@ -199,7 +199,9 @@ public final class MainWindow {
 
     /** Opens the settings dialog and applies what it returns. */
     public void openSettings() {
-        new SettingsDialog(stage, new SettingsViewModel(main.settingsProperty().get())).showAndWait()
+        new SettingsDialog(stage, new SettingsViewModel(main.settingsProperty().get()),
+                new dev.parley.app.gui.voice.VoskModelLocator(context.home().modelStore(), context.catalog())::locate)
+                .showAndWait()
                 .ifPresent(this::applySettings);
     }
 
