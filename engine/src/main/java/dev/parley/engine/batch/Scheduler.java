@@ -567,9 +567,7 @@ final class Scheduler {
     private void keepOrRelease(Sequence s) {
         stats.footprint((long) s.blocks * blockSize, s.cached);
         String conversation = s.request.conversationId();
-        // A cancelled turn keeps what it computed too: a barge-in's next prompt holds the reply so far, and a
-        // withdrawn speculative reply must not cost its conversation the cache of every turn before it.
-        boolean keep = options.reuseCache() && conversation != null
+        boolean keep = options.reuseCache() && conversation != null && s.reason != StopReason.CANCELLED
                 && s.blocks > 0 && options.policy() == SchedulingPolicy.CONTINUOUS;
         if (keep) {
             int len = Math.min(s.cached, s.promptLength + s.generated);
