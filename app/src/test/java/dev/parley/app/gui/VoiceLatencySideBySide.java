@@ -47,8 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Not a test: a side-by-side measurement of speech end to first audio, the window's hands-free loop (TestFX, the
  * virtual ALSA microphone and speaker, the chat service and batcher) beside {@code parley talk}'s (its pipeline with
- * the engine's responder, fed the same recordings in real time as {@code --input} does), in one JVM, on synthetic
- * model of the shape named by {@code -Dparley.voiceBench=smollm2-135m} (one per run). Skipped without it; writes
+ * the engine's responder, fed the same recordings in real time as {@code --input} does, each after the last
+ * reply), in one JVM, on a synthetic model of the shape named by {@code -Dparley.voiceBench=smollm2-135m} (one per run). Skipped without it; writes
  * {@code target/voice-latency-SHAPE.md}. Speed is never asserted (the machine is shared).
  */
 class VoiceLatencySideBySide {
@@ -143,7 +143,8 @@ class VoiceLatencySideBySide {
             EngineResponder responder = new EngineResponder(new Conversation(tokenizer, template, session,
                     "You are Parley."), Sampler.create(SamplingSettings.greedy()), 32);
             responder.warmUp();
-            ScriptedSpeechSource script = new ScriptedSpeechSource(said, 800 + 600, false);
+            // Gated: the next utterance comes after the reply, as in the window's run (no barge-in in either).
+            ScriptedSpeechSource script = new ScriptedSpeechSource(said, 800 + 600, true);
             MaryTtsSynthesizer tts = MaryTtsSynthesizer.start();
             VoicePipeline pipeline = new VoicePipeline(new RealTimeSource(script), VoskRecognizer.load(vosk), responder,
                     tts, new WavFileSink(dir.resolve("talk.wav"), tts.sampleRate()),
@@ -153,6 +154,7 @@ class VoiceLatencySideBySide {
                     @Override
                     public void turnFinished(Exchange e) {
                         finished.add(e);
+                        script.release();
                     }
                 });
                 pipeline.start();
