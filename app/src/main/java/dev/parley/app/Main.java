@@ -1,6 +1,7 @@
 package dev.parley.app;
 
 import dev.parley.app.cli.CommandFactory;
+import dev.parley.app.cli.DefaultCommand;
 import dev.parley.app.cli.ErrorReporter;
 import dev.parley.app.cli.ParleyCommand;
 import dev.parley.app.cli.Terminal;
@@ -46,10 +47,18 @@ public final class Main {
 
     /** Runs one command line against {@code terminal} and returns its exit code. */
     public static int run(String[] args, Terminal terminal) {
+        return run(args, terminal, DefaultCommand.forThisMachine());
+    }
+
+    /**
+     * As {@link #run(String[], Terminal)}; without a command it runs {@code fallback}: the window where there is a
+     * display, else the terminal chat (with the first-run path choosing the model in both).
+     */
+    public static int run(String[] args, Terminal terminal, DefaultCommand fallback) {
         boolean debug = Arrays.asList(args).contains("--debug");
         if (args.length == 0 || (args.length == 1 && debug)) {
-            // The built-in default: a chat, with the first-run path choosing the model.
-            args = debug ? new String[] {"--debug", "chat"} : new String[] {"chat"};
+            fallback.notice().ifPresent(terminal.err()::println);
+            args = debug ? new String[] {"--debug", fallback.command()} : new String[] {fallback.command()};
         }
         CommandLine cli = commandLine(terminal);
         ErrorReporter errors = new ErrorReporter(terminal.err(), debug);

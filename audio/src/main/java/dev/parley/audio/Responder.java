@@ -18,6 +18,18 @@ public interface Responder {
      */
     void respond(String userText, Consumer<String> textPieces, CancellationSignal cancel) throws Exception;
 
+    /**
+     * Streams a speculative reply: as {@link #respond}, for a turn whose end is not certain yet. {@code heard}
+     * completes with true when the end of the turn had the same words (the reply is heard), or with false when the
+     * user went on speaking: then {@code cancel} is cancelled and {@link #retract()} follows once this returned.
+     * It may complete before, while or after this runs (on the listening thread). A responder that shows or stores
+     * turns does so only once heard. By default the same as {@link #respond}.
+     */
+    default void respondSpeculatively(String userText, Consumer<String> textPieces, CancellationSignal cancel,
+                                      java.util.concurrent.CompletionStage<Boolean> heard) throws Exception {
+        respond(userText, textPieces, cancel);
+    }
+
     /** Whether {@link #retract()} is supported (the loop only speculates then). */
     default boolean canRetract() {
         return false;

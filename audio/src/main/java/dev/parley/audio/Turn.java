@@ -1,6 +1,8 @@
 package dev.parley.audio;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,6 +29,8 @@ final class Turn {
     private final CountDownLatch heard;
     /** The user went on speaking: the speculative reply is cancelled and retracted from the responder. */
     volatile boolean withdrawn;
+    /** Whether the reply is heard: true at once for normal turns; for speculative ones known at release. */
+    private final CompletableFuture<Boolean> verdict = new CompletableFuture<>();
 
     Turn(long id, String userText, long speechEnd, long finalTranscript) {
         this(id, userText, speechEnd, finalTranscript, false);
@@ -39,11 +43,20 @@ final class Turn {
         this.finalTranscript = finalTranscript;
         this.speculative = speculative;
         this.heard = new CountDownLatch(speculative ? 1 : 0);
+        if (!speculative) {
+            verdict.complete(true);
+        }
     }
 
     /** Lets the reply be heard (a speculative turn was confirmed, or anything was cancelled). */
     void release() {
+        verdict.complete(!withdrawn);   // withdrawn is set before a withdrawal releases the turn
         heard.countDown();
+    }
+
+    /** Completes with true once the reply is to be heard, with false when the speculation was withdrawn. */
+    CompletionStage<Boolean> verdict() {
+        return verdict.minimalCompletionStage();
     }
 
     /** Whether the reply may be heard (always for normal turns; once confirmed for speculative ones). */

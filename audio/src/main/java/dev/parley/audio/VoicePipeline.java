@@ -389,7 +389,7 @@ public final class VoicePipeline implements AutoCloseable {
     private void respond(Turn t) throws InterruptedException {
         SentenceSplitter splitter = new SentenceSplitter(settings.firstClauseMinChars(), settings.clauseMinChars());
         try {
-            responder.respond(t.userText, piece -> {
+            java.util.function.Consumer<String> pieces = piece -> {
                 if (t.cancel.isCancelled() || piece == null || piece.isEmpty()) {
                     return;
                 }
@@ -403,7 +403,12 @@ public final class VoicePipeline implements AutoCloseable {
                 for (String s : splitter.feed(piece)) {
                     sendSentence(t, s);
                 }
-            }, t.cancel);
+            };
+            if (t.speculative) {
+                responder.respondSpeculatively(t.userText, pieces, t.cancel, t.verdict());
+            } else {
+                responder.respond(t.userText, pieces, t.cancel);
+            }
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {

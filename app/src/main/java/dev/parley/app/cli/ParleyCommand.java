@@ -9,9 +9,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-/** The {@code parley} command: without a subcommand it prints the usage ({@code Main} runs {@code chat} when given no arguments at all). */
+/**
+ * The {@code parley} command: without a subcommand it prints the usage ({@code Main} runs {@code gui} when given no
+ * arguments at all and there is a display, else {@code chat}: see {@link DefaultCommand}).
+ */
 @Command(name = "parley", mixinStandardHelpOptions = true, version = "parley 0.1.0",
-        description = "A local, private voice chat assistant and its LLM engine, on the command line.",
+        description = {"A local, private voice chat assistant and its LLM engine, on the command line.",
+            "Without a command it opens the window where there is a display, else the terminal chat."},
         subcommands = {GenerateCommand.class, ChatCommand.class, TokenizeCommand.class, BenchCommand.class,
                        PerplexityCommand.class, ModelsCommand.class, GuiCommand.class, TranscribeCommand.class,
                        SayCommand.class, TalkCommand.class, ServeCommand.class})

@@ -84,7 +84,11 @@ public final class MainWindow {
 
         AppSettings settings = context.settings();
         ConversationListView list = new ConversationListView(conversations, this::export);
-        VoiceView voiceView = new VoiceView(voice, () -> main.settingsProperty().get().pushToTalkKey());
+        var voiceDownloads = new dev.parley.app.gui.voice.VoiceDownloadViewModel(
+                dev.parley.app.gui.voice.VoiceModels.required(context.catalog()), context.home().modelStore()::isInstalled,
+                (entry, progress, cancel) -> context.installer().install(entry, progress, cancel), ui,
+                r -> Thread.ofPlatform().daemon().name("parley-voice-download").start(r), voice::retry);
+        VoiceView voiceView = new VoiceView(voice, () -> main.settingsProperty().get().pushToTalkKey(), voiceDownloads);
         ChatView chatView = new ChatView(chat, voiceView);
         dashboardView = new DashboardView(dashboard, context.chat()::snapshot, context.voice()::frontEndStats);
 
@@ -148,6 +152,7 @@ public final class MainWindow {
         Button download = new Button("Download " + main.defaultModel().name()
                 + (size.isPresent() ? " (" + dev.parley.models.download.Bytes.human(size.getAsLong()) + ")" : ""));
         download.setId("download-default-model");
+        download.setMnemonicParsing(false); // a model name such as "Q8_0" is shown as written, not as "Q80"
         download.getStyleClass().addAll(Styles.SUCCESS, Styles.SMALL);
         download.setTooltip(new Tooltip("Download the catalog's default model (" + main.defaultModel().license()
                 + "), verified and resumable; Parley runs it on this computer"));
@@ -200,7 +205,9 @@ public final class MainWindow {
 
     /** Opens the settings dialog and applies what it returns. */
     public void openSettings() {
-        new SettingsDialog(stage, new SettingsViewModel(main.settingsProperty().get())).showAndWait()
+        new SettingsDialog(stage, new SettingsViewModel(main.settingsProperty().get()),
+                new dev.parley.app.gui.voice.VoskModelLocator(context.home().modelStore(), context.catalog())::locate)
+                .showAndWait()
                 .ifPresent(this::applySettings);
     }
 

@@ -36,6 +36,8 @@ import java.util.function.Consumer;
  */
 public final class ChatService implements AutoCloseable {
     private static final int TURNS_KEPT = 30;
+    /** How long a generated speculative reply waits for the voice loop to confirm or withdraw it. */
+    private static final long SPECULATION_VERDICT_S = 30;
 
     private final ConversationStore store;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
@@ -147,6 +149,53 @@ public final class ChatService implements AutoCloseable {
         });
     }
 
+    /**
+     * A spoken turn answered before the end of the user's turn is certain (the voice loop's speculation): the
+     * reply to the stored conversation plus {@code text} is generated at once (streamed to {@code listener}), but
+     * nothing is stored until {@code heard} completes with the id of the conversation to store the turn in (the
+     * one given, or one created for it at confirmation); the user's message is stored then, the reply when it
+     * completes. When {@code heard} completes with a negative id or exceptionally (withdrawn: the user went on
+     * speaking), the generation is cancelled and nothing is stored: the future completes empty.
+     *
+     * @param conversationId the stored conversation the turn continues, or -1 for a new one
+     */
+    public CompletableFuture<Optional<TurnOutcome>> speculate(long conversationId, String text, GenerationParams params,
+                                                              CompletableFuture<Long> heard,
+                                                              Consumer<? super TokenEvent> listener) {
+        if (text == null || text.isBlank()) {
+            throw new IllegalArgumentException("expected a message but found " + (text == null ? "null" : "blank text"));
+        }
+        CancellationToken cancel = new CancellationToken();
+        heard.whenComplete((id, e) -> {
+            if (e != null || id == null || id < 0) {
+                cancel.cancel();
+            }
+        });
+        long submitted = System.nanoTime();
+        return submitTurn(conversationId, cancel, () -> {
+            long started = System.nanoTime();
+            EngineTurns current = conversationId < 0 ? readyEngine() : ready(conversationId);
+            List<StoredMessage> history = new ArrayList<>(conversationId < 0 ? List.of() : store.messages(conversationId));
+            history.add(new StoredMessage(-1, conversationId, Role.USER, text.strip(), true, false, java.time.Instant.now()));
+            // Stored as soon as the turn is confirmed, as a typed message is when sent (a crash keeps it).
+            CompletableFuture<StoredMessage> user = heard.thenApplyAsync(id -> id == null || id < 0 ? null
+                    : store.append(id, Role.USER, text.strip(), true, false), turnThreads);
+            long start = System.nanoTime();
+            EngineResult result = generate(current, conversationId, history, params, cancel, listener);
+            StoredMessage stored;
+            try {
+                stored = user.get(SPECULATION_VERDICT_S, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                heard.complete(-1L);   // never confirmed: nothing is kept
+                stored = null;
+            }
+            if (stored == null) {
+                return Optional.<TurnOutcome>empty();
+            }
+            return Optional.of(record(stored, result, true, submitted, started, start));
+        });
+    }
+
     /** Replaces the last reply of a conversation with a new one (the old one is deleted from the store). */
     public CompletableFuture<TurnOutcome> regenerate(long conversationId, GenerationParams params,
                                                      Consumer<? super TokenEvent> listener) {
@@ -254,13 +303,19 @@ public final class ChatService implements AutoCloseable {
 
     /** The engine for a turn of {@code conversationId}; nothing is stored when there is none. */
     private EngineTurns ready(long conversationId) {
-        EngineTurns current = engine;
-        if (current == null) {
-            throw new IllegalStateException("no model is loaded yet: choose one in Settings (or wait for it to load)");
-        }
+        EngineTurns current = readyEngine();
         if (store.find(conversationId).isEmpty()) {
             throw new IllegalArgumentException("expected a stored conversation but found none with id "
                     + conversationId);
+        }
+        return current;
+    }
+
+    /** The engine in use; a clear error when there is none. */
+    private EngineTurns readyEngine() {
+        EngineTurns current = engine;
+        if (current == null) {
+            throw new IllegalStateException("no model is loaded yet: choose one in Settings (or wait for it to load)");
         }
         return current;
     }
@@ -270,22 +325,33 @@ public final class ChatService implements AutoCloseable {
                               CancellationToken cancel, Consumer<? super TokenEvent> listener, long submitted,
                               long started) throws Exception {
         long start = System.nanoTime();
+        EngineResult result = generate(current, user.conversationId(), store.messages(user.conversationId()), params,
+                cancel, listener);
+        return record(user, result, spoken, submitted, started, start);
+    }
+
+    /** Generates the reply to {@code history} (ending with the user's message), counting it in the live figures. */
+    private EngineResult generate(EngineTurns current, long conversationId, List<StoredMessage> history,
+                                  GenerationParams params, CancellationToken cancel,
+                                  Consumer<? super TokenEvent> listener) throws Exception {
         if (inFlight.getAndIncrement() == 0) {
             liveTokens.set(0);
         }
-        EngineResult result;
         try {
-            result = current.reply(user.conversationId(), store.messages(user.conversationId()), params,
-                    cancel, event -> {
-                        if (event instanceof TokenEvent.Token || event instanceof TokenEvent.Text t
-                                && !t.text().isEmpty()) {
-                            liveTokens.incrementAndGet();
-                        }
-                        listener.accept(event);
-                    });
+            return current.reply(conversationId, history, params, cancel, event -> {
+                if (event instanceof TokenEvent.Token || event instanceof TokenEvent.Text t && !t.text().isEmpty()) {
+                    liveTokens.incrementAndGet();
+                }
+                listener.accept(event);
+            });
         } finally {
             inFlight.decrementAndGet();
         }
+    }
+
+    /** Stores the reply to {@code user} and keeps the turn's latency record. */
+    private TurnOutcome record(StoredMessage user, EngineResult result, boolean spoken, long submitted, long started,
+                               long start) {
         StoredMessage reply = store.append(user.conversationId(), Role.ASSISTANT, result.text().strip(), spoken,
                 result.reason() == StopReason.CANCELLED);
         long ttft = result.timeToFirstTokenNanos();

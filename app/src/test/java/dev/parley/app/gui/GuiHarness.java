@@ -25,6 +25,10 @@ final class GuiHarness {
     final ParleyHome home;
     /** The catalog of the first-run download; null for the built-in one. */
     dev.parley.models.catalog.ModelCatalog catalog;
+    /** With a catalog: the voice loop to use (null: none, "not in this test"). */
+    java.util.function.Function<ParleyHome, dev.parley.app.gui.voice.VoiceControl> voice;
+    /** Runs on the opened context before the window is built (and its voice loop started); null for nothing. */
+    java.util.function.Consumer<AppContext> beforeWindow;
 
     GuiHarness(Path home) {
         this.home = new ParleyHome(home);
@@ -54,8 +58,12 @@ final class GuiHarness {
     GuiHarness open() throws Exception {
         FxToolkit.registerPrimaryStage();
         context = catalog == null ? AppContext.open(home)
-                : AppContext.open(home, new dev.parley.app.gui.voice.UnavailableVoice("not in this test"), catalog,
+                : AppContext.open(home, voice != null ? voice.apply(home)
+                        : new dev.parley.app.gui.voice.UnavailableVoice("not in this test"), catalog,
                         new dev.parley.models.download.Downloader());
+        if (beforeWindow != null) {
+            beforeWindow.accept(context);
+        }
         AtomicReference<MainWindow> w = new AtomicReference<>();
         FxToolkit.setupStage(stage -> w.set(MainWindow.show(context, stage)));
         window = w.get();

@@ -85,7 +85,7 @@ final class BatchBenchCommand implements Callable<Integer> {
     double lengthScale;
 
     @Option(names = "--rate", paramLabel = "R",
-            description = "Poisson arrivals per second (default: 90% of what continuous batching sustained at "
+            description = "Poisson arrivals per second (default: 90%% of what continuous batching sustained at "
                     + "--poisson-batch in the fixed table, or a measured estimate).")
     Double rate;
 

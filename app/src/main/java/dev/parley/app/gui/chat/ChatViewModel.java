@@ -11,7 +11,9 @@ import dev.parley.engine.generate.StopReason;
 import dev.parley.engine.generate.TokenEvent;
 import dev.parley.engine.tokenizer.Role;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -145,6 +147,25 @@ public final class ChatViewModel {
             }
 
             @Override
+            public long speculate(String text, Consumer<String> pieces, BooleanSupplier cancelled,
+                                  CompletionStage<Boolean> heard) throws Exception {
+                CompletableFuture<Optional<TurnOutcome>> done = new CompletableFuture<>();
+                ui.execute(() -> startSpeculation(text, pieces, cancelled, heard).whenComplete((o, e) -> {
+                    if (e != null) {
+                        done.completeExceptionally(e);
+                    } else {
+                        done.complete(o);
+                    }
+                }));
+                return done.get().map(o -> o.latency().turn()).orElse(-1L);
+            }
+
+            @Override
+            public boolean speculates() {
+                return true;
+            }
+
+            @Override
             public void measured(long chatTurn, dev.parley.audio.TurnLatency latency) {
                 double transcript = latency.millisAfterSpeechEnd(dev.parley.audio.TurnLatency.Stage.FINAL_TRANSCRIPT);
                 double firstAudio = latency.firstAudio() < 0 || latency.firstText() < 0 ? 0
@@ -158,6 +179,21 @@ public final class ChatViewModel {
 
     private CompletableFuture<TurnOutcome> start(String text, boolean spoken, Consumer<String> pieces,
                                                  BooleanSupplier cancelled) {
+        long id = openConversationFor(text);
+        messages.add(new MessageItem(Role.USER, text, spoken, false, false));
+        MessageItem reply = new MessageItem(Role.ASSISTANT, "", spoken, true, false);
+        messages.add(reply);
+        long chat = id;
+        return run(reply, listener -> service.send(chat, text, spoken, params.get(), listener), piece -> {
+            pieces.accept(piece);
+            if (cancelled.getAsBoolean()) {
+                service.stop();
+            }
+        });
+    }
+
+    /** The open conversation, created (and titled after {@code text}) when there is none or it is still untitled. */
+    private long openConversationFor(String text) {
         long id = conversationId.get();
         if (id < 0) {
             ConversationSummary created = service.store().create(title(text));
@@ -169,16 +205,84 @@ public final class ChatViewModel {
                 .filter(c -> c.title().equals(ConversationListViewModel.NEW_TITLE)).isPresent()) {
             service.store().rename(id, title(text));
         }
-        messages.add(new MessageItem(Role.USER, text, spoken, false, false));
-        MessageItem reply = new MessageItem(Role.ASSISTANT, "", spoken, true, false);
-        messages.add(reply);
-        long chat = id;
-        return run(reply, listener -> service.send(chat, text, spoken, params.get(), listener), piece -> {
-            pieces.accept(piece);
-            if (cancelled.getAsBoolean()) {
-                service.stop();
+        return id;
+    }
+
+    /**
+     * A speculative spoken turn (UI thread): the reply is generated (and its pieces sent to speech) at once, in the
+     * conversation open now; the turn appears here and in the store only once {@code heard} says it was heard. A
+     * withdrawn one leaves nothing: no message, no conversation, no status.
+     */
+    private CompletableFuture<Optional<TurnOutcome>> startSpeculation(String text, Consumer<String> pieces,
+                                                                      BooleanSupplier cancelled,
+                                                                      CompletionStage<Boolean> heard) {
+        long startedIn = conversationId.get();
+        MessageItem reply = new MessageItem(Role.ASSISTANT, "", true, true, false);
+        StringBuilder early = new StringBuilder();     // text generated before the turn was confirmed (UI thread)
+        boolean[] shown = {false};
+        TextCoalescer coalescer = new TextCoalescer(ui, piece -> {
+            if (shown[0]) {
+                reply.textProperty().set(reply.text() + piece);
+                streamedUpdates.set(streamedUpdates.get() + 1);
+            } else {
+                early.append(piece);
             }
         });
+        CompletableFuture<Long> target = new CompletableFuture<>();
+        heard.whenComplete((yes, e) -> ui.execute(() -> {
+            if (e != null || !Boolean.TRUE.equals(yes)) {
+                target.complete(-1L);
+                return;
+            }
+            long id;
+            if (startedIn >= 0 || conversationId.get() < 0) {
+                id = startedIn >= 0 ? startedIn : openConversationFor(text);
+            } else {               // started with none open, and another was opened since: a new one of its own
+                id = service.store().create(title(text)).id();
+            }
+            if (id == conversationId.get()) {
+                if (messages.isEmpty() && startedIn >= 0) {
+                    openConversationFor(text);                       // titles an untitled conversation
+                }
+                messages.add(new MessageItem(Role.USER, text, true, false, false));
+                reply.textProperty().set(early.toString());
+                messages.add(reply);
+                shown[0] = true;
+                busy.set(true);
+                status.set("Generating…");
+            }
+            target.complete(id);
+        }));
+        CompletableFuture<Optional<TurnOutcome>> future = service.speculate(startedIn, text, params.get(), target,
+                event -> {
+                    String piece = switch (event) {
+                        case TokenEvent.Token t -> t.text();
+                        case TokenEvent.Text t -> t.text();
+                        case TokenEvent.Done d -> "";
+                    };
+                    if (!piece.isEmpty()) {
+                        coalescer.offer(piece);
+                        pieces.accept(piece);
+                        if (cancelled.getAsBoolean() && target.isDone() && target.join() >= 0) {
+                            service.stop();    // a barge-in on the confirmed reply
+                        }
+                    }
+                });
+        // Settled once both the reply and the verdict are known (an error before the verdict shows only if heard).
+        future.handle((o, e) -> null).thenCombine(target, (x, id) -> id).thenAccept(id -> ui.execute(() -> {
+            coalescer.drain();
+            Optional<TurnOutcome> outcome = future.isCompletedExceptionally() ? null : future.join();
+            if (id < 0 || outcome != null && outcome.isEmpty()) {
+                return;                                   // withdrawn: nothing was shown or stored
+            }
+            if (!shown[0]) {
+                conversationsChanged.run();               // stored in a conversation that is not open
+                return;
+            }
+            Throwable error = outcome == null ? future.handle((o, e) -> e).join() : null;
+            settle(reply, outcome == null ? null : outcome.get(), error, id);
+        }));
+        return future;
     }
 
     private CompletableFuture<TurnOutcome> run(MessageItem reply,
@@ -205,29 +309,34 @@ public final class ChatViewModel {
         });
         future.whenComplete((outcome, error) -> ui.execute(() -> {
             coalescer.drain();
-            reply.streamingProperty().set(false);
-            busy.set(false);
-            if (error != null) {
-                Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                        ? error.getCause() : error;
-                messages.remove(reply);
-                status.set("Could not answer: " + cause.getMessage());
-            } else {
-                StoredMessage stored = outcome.reply();
-                if (outcome.droppedOlderMessages()) {
-                    // before this turn's question: the model answered it without the turns dropped above
-                    int question = messages.indexOf(reply) - 1;
-                    messages.add(Math.max(0, question), new MessageItem(Role.SYSTEM, CONTEXT_NOTICE, false, false, false));
-                }
-                reply.textProperty().set(stored.content());
-                reply.interruptedProperty().set(stored.interrupted());
-                status.set(summary(outcome));
-            }
-            if (chat == conversationId.get()) {
-                conversationsChanged.run();
-            }
+            settle(reply, outcome, error, chat);
         }));
         return future;
+    }
+
+    /** Shows how a turn ended (UI thread): the stored reply, or why there is none. */
+    private void settle(MessageItem reply, TurnOutcome outcome, Throwable error, long chat) {
+        reply.streamingProperty().set(false);
+        busy.set(false);
+        if (error != null) {
+            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                    ? error.getCause() : error;
+            messages.remove(reply);
+            status.set("Could not answer: " + cause.getMessage());
+        } else {
+            StoredMessage stored = outcome.reply();
+            if (outcome.droppedOlderMessages()) {
+                // before this turn's question: the model answered it without the turns dropped above
+                int question = messages.indexOf(reply) - 1;
+                messages.add(Math.max(0, question), new MessageItem(Role.SYSTEM, CONTEXT_NOTICE, false, false, false));
+            }
+            reply.textProperty().set(stored.content());
+            reply.interruptedProperty().set(stored.interrupted());
+            status.set(summary(outcome));
+        }
+        if (chat == conversationId.get()) {
+            conversationsChanged.run();
+        }
     }
 
     private static String summary(TurnOutcome o) {

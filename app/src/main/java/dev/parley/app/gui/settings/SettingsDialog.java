@@ -27,6 +27,11 @@ import javafx.stage.Window;
 public final class SettingsDialog extends Dialog<AppSettings> {
 
     public SettingsDialog(Window owner, SettingsViewModel vm) {
+        this(owner, vm, null);
+    }
+
+    /** With a microphone test that transcribes with the Vosk model {@code voskModels} finds (null: no test). */
+    public SettingsDialog(Window owner, SettingsViewModel vm, MicrophoneTestViewModel.VoskModels voskModels) {
         initOwner(owner);
         setTitle("Settings");
         setHeaderText(null);
@@ -141,6 +146,20 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         row = add(form, row, "Voice activity", choice("setting-vad", vm.vadProperty(),
                 "energy: levels; silero: the neural VAD (once available)", "energy", "silero"));
         row = add(form, row, "Push-to-talk key", field("setting-ptt", vm.pushToTalkKeyProperty()));
+        // Microphone test: the input device and speech model above, as edited (the device opens only when asked).
+        if (voskModels != null) {
+            java.util.concurrent.ExecutorService control = java.util.concurrent.Executors.newSingleThreadExecutor(
+                    r -> Thread.ofPlatform().daemon().name("parley-mic-test-control").unstarted(r));
+            MicrophoneTestViewModel mic = new MicrophoneTestViewModel(
+                    () -> vm.inputDeviceProperty().get() == null ? "" : vm.inputDeviceProperty().get(),
+                    () -> vm.voskModelProperty().get() == null ? "" : vm.voskModelProperty().get(), voskModels,
+                    javafx.application.Platform::runLater, control);
+            row = add(form, row, "Microphone test", new MicrophoneTestView(mic));
+            setOnHidden(e -> {
+                mic.close();          // queued before the shutdown: the device is released
+                control.shutdown();
+            });
+        }
 
         form.add(section("Appearance"), 0, row++, 2, 1);
         ComboBox<Theme> theme = new ComboBox<>();

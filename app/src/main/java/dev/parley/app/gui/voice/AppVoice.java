@@ -1,5 +1,7 @@
 package dev.parley.app.gui.voice;
 
+import dev.parley.audio.Exchange;
+import dev.parley.audio.Speculation;
 import dev.parley.audio.VoiceSettings;
 import dev.parley.audio.tts.MaryTtsSynthesizer;
 import java.io.IOException;
@@ -8,6 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * The window's voice loop: finds the Vosk model ({@link VoskModelLocator}), starts MaryTTS once (it
@@ -18,6 +22,7 @@ import java.util.Optional;
  */
 public final class AppVoice implements VoiceControl {
     private final VoskModelLocator locator;
+    private final List<Consumer<Exchange>> exchangeListeners = new CopyOnWriteArrayList<>();
     private VoiceOptions options;
     private MaryTtsSynthesizer tts;
     private volatile PipelineVoice loop;     // read without the lock by push-to-talk and interrupt
@@ -109,6 +114,7 @@ public final class AppVoice implements VoiceControl {
                 blankToNull(options.outputDevice()), tts, settings);
         next.setMuted(muted);
         next.frontEndSettings(options.frontEnd());
+        exchangeListeners.forEach(next::addExchangeListener);
         next.start(turns, events);
         loop = next;
     }
@@ -148,6 +154,19 @@ public final class AppVoice implements VoiceControl {
     /** Whether the loop is listening. */
     public synchronized boolean running() {
         return loop != null && loop.running();
+    }
+
+    /** The speculative replies of the running loop (started, confirmed) since it last (re)started. */
+    public synchronized Speculation speculation() {
+        return loop == null ? new Speculation(0, 0) : loop.speculation();
+    }
+
+    /** Calls {@code listener} with every finished exchange of this loop and of the loops it restarts as. */
+    public synchronized void addExchangeListener(Consumer<Exchange> listener) {
+        exchangeListeners.add(listener);
+        if (loop != null) {
+            loop.addExchangeListener(listener);
+        }
     }
 
     @Override

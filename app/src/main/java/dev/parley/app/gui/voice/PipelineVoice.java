@@ -1,8 +1,11 @@
 package dev.parley.app.gui.voice;
 
 import dev.parley.app.voice.KeepOpenSynthesizer;
+import dev.parley.audio.CancellationSignal;
 import dev.parley.audio.Exchange;
 import dev.parley.audio.PcmAudio;
+import dev.parley.audio.Responder;
+import dev.parley.audio.Speculation;
 import dev.parley.audio.VoiceListener;
 import dev.parley.audio.VoicePipeline;
 import dev.parley.audio.VoiceSettings;
@@ -20,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -32,6 +36,9 @@ import java.util.function.Consumer;
  * paired with the chat turn that answered it, to {@link SpokenTurns#measured}.
  * Every captured frame goes through the same audio front end as {@code parley talk} ({@link FrontEnds}: WebRTC echo
  * cancellation, full duplex where it runs, half-duplex where it cannot load).
+ * Hands-free turns are answered speculatively, as in {@code parley talk}: the reply starts after
+ * {@link VoiceSettings#speculateAfterMillis()} of silence and is heard (and stored) only when the end of the turn
+ * confirms the same words; the user speaking on withdraws it unheard.
  * Switching hands-free on or off restarts the pipeline in the other mode.
  */
 public final class PipelineVoice implements VoiceControl {
@@ -106,14 +113,8 @@ public final class PipelineVoice implements VoiceControl {
         // Turn numbers start again with each pipeline, so each start pairs its own turns.
         VoiceTurnLink link = new VoiceTurnLink((chatTurn, latency) -> turns.measured(chatTurn, latency));
         AtomicLong replying = new AtomicLong(-1);
-        pipeline = new VoicePipeline(source, vosk, (text, pieces, cancel) -> {
-            replying.set(-1);
-            long chatTurn = turns.respond(text, pieces, cancel::isCancelled);
-            long voiceTurn = replying.get();
-            if (voiceTurn >= 0 && chatTurn >= 0) {
-                link.answered(voiceTurn, chatTurn);
-            }
-        }, new KeepOpenSynthesizer(tts), sink, settings, FrontEnds.open(frontEnd), new EnergyVad(settings.vad()));
+        pipeline = new VoicePipeline(source, vosk, new TurnsResponder(turns, link, replying),
+                new KeepOpenSynthesizer(tts), sink, settings, FrontEnds.open(frontEnd), new EnergyVad(settings.vad()));
         pipeline.addListener(new Events(events, link, replying));
         pipeline.start();
     }
@@ -171,6 +172,11 @@ public final class PipelineVoice implements VoiceControl {
         return pipeline != null;
     }
 
+    /** The speculative replies of the running loop (started, confirmed); zero when it is not running. */
+    public synchronized Speculation speculation() {
+        return pipeline == null ? new Speculation(0, 0) : pipeline.speculation();
+    }
+
     @Override
     public synchronized void close() {
         stop();
@@ -186,6 +192,53 @@ public final class PipelineVoice implements VoiceControl {
                 }
             }
             pipeline = null;
+        }
+    }
+
+    /**
+     * The pipeline's responder on the app's {@link SpokenTurns}: speculative when they can be (as {@code parley
+     * talk}: the reply starts at a pause and is heard, shown and stored only once the end of the turn confirms it);
+     * a withdrawn speculation left nothing behind, so there is nothing to retract.
+     */
+    private static final class TurnsResponder implements Responder {
+        private final SpokenTurns turns;
+        private final VoiceTurnLink link;
+        private final AtomicLong replying;
+
+        TurnsResponder(SpokenTurns turns, VoiceTurnLink link, AtomicLong replying) {
+            this.turns = turns;
+            this.link = link;
+            this.replying = replying;
+        }
+
+        @Override
+        public void respond(String text, Consumer<String> pieces, CancellationSignal cancel) throws Exception {
+            replying.set(-1);
+            answered(turns.respond(text, pieces, cancel::isCancelled));
+        }
+
+        @Override
+        public void respondSpeculatively(String text, Consumer<String> pieces, CancellationSignal cancel,
+                                         CompletionStage<Boolean> heard) throws Exception {
+            replying.set(-1);
+            answered(turns.speculate(text, pieces, cancel::isCancelled, heard));
+        }
+
+        @Override
+        public boolean canRetract() {
+            return turns.speculates();
+        }
+
+        @Override
+        public void retract() {
+            // nothing to undo: the spoken turns stored and showed nothing of a withdrawn speculation
+        }
+
+        private void answered(long chatTurn) {
+            long voiceTurn = replying.get();
+            if (voiceTurn >= 0 && chatTurn >= 0) {
+                link.answered(voiceTurn, chatTurn);
+            }
         }
     }
 

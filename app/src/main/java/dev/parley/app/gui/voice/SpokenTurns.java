@@ -1,6 +1,7 @@
 package dev.parley.app.gui.voice;
 
 import dev.parley.audio.TurnLatency;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -17,6 +18,24 @@ public interface SpokenTurns {
      * @return the number of the chat turn that answered (the chat service's latency record), or -1 for none
      */
     long respond(String userText, Consumer<String> pieces, BooleanSupplier cancelled) throws Exception;
+
+    /**
+     * Answers {@code userText} speculatively (the voice loop's reply started at a pause, before the end of the turn
+     * is certain): the reply streams to {@code pieces} at once, but the turn is shown and stored only once
+     * {@code heard} completes with true; completed with false (withdrawn), it leaves nothing behind. Returns when the
+     * reply is complete, or soon after the withdrawal. Only called when {@link #speculates()}.
+     *
+     * @return the number of the chat turn that answered, or -1 for none (withdrawn)
+     */
+    default long speculate(String userText, Consumer<String> pieces, BooleanSupplier cancelled,
+                           CompletionStage<Boolean> heard) throws Exception {
+        throw new UnsupportedOperationException("these spoken turns cannot be answered speculatively");
+    }
+
+    /** Whether {@link #speculate} is supported (the voice loop speculates only then); false by default. */
+    default boolean speculates() {
+        return false;
+    }
 
     /**
      * The voice stages the loop measured for chat turn {@code chatTurn} (speech end, final transcript,

@@ -20,6 +20,11 @@ public final class VoiceView extends HBox {
 
     /** @param pushToTalkKey the current push-to-talk key, for the button's tooltip */
     public VoiceView(VoiceViewModel vm, Supplier<String> pushToTalkKey) {
+        this(vm, pushToTalkKey, null);
+    }
+
+    /** As {@link #VoiceView(VoiceViewModel, Supplier)} with the row that downloads missing voice models (or null). */
+    public VoiceView(VoiceViewModel vm, Supplier<String> pushToTalkKey, VoiceDownloadViewModel downloads) {
         setId("voice-bar");
         getStylesheets().add(VoiceView.class.getResource("/dev/parley/app/gui/voice/voice.css").toExternalForm());
         setAlignment(Pos.CENTER_LEFT);
@@ -101,5 +106,8 @@ public final class VoiceView extends HBox {
             fixed.setMinWidth(USE_PREF_SIZE);
         }
         getChildren().addAll(talk, handsFree, mute, level, speaking, stop, partial, loading, status, duplex);
+        if (downloads != null) {
+            getChildren().add(getChildren().indexOf(status), new VoiceDownloadView(downloads));
+        }
     }
 }

@@ -113,6 +113,13 @@ public final class VoiceViewModel implements VoiceEvents {
 
     // Commands
 
+    /** Tries to start the loop again when it could not start (a missing model was just installed, say). */
+    public void retry() {
+        if (turns != null && !started && !loading.get()) {
+            start(turns);
+        }
+    }
+
     public void pushToTalk(boolean pressed) {
         if (!available.get() || talking.get() == pressed) {
             return;

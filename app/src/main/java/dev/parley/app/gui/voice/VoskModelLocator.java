@@ -38,8 +38,8 @@ public final class VoskModelLocator {
         }
         Path dir = store.pathFor(entry);
         if (!Files.isDirectory(dir)) {
-            throw new IOException("no speech model installed: run 'parley models pull " + entry.id()
-                    + "' (" + entry.name() + ") or choose a Vosk model folder in Settings");
+            throw new IOException("no speech model installed: download " + entry.name() + " here, run 'parley models pull "
+                    + entry.id() + "', or choose a Vosk model folder in Settings");
         }
         VoskRecognizer.checkModelFolder(dir);
         return dir;
