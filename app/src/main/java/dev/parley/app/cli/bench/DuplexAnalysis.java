@@ -1,0 +1,99 @@
+package dev.parley.app.cli.bench;
+
+import dev.parley.audio.room.ScheduledSpeech;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.BiPredicate;
+
+/**
+ * Turns a duplex run's events into counts. A stop of the reply is a caught barge-in when it comes
+ * between a barge-in's speech onset (less {@value #EARLY_MS} ms) and {@value #LATE_MS} ms after its end,
+ * a self-interruption when no user speech (with its end-of-turn silence and {@value #TURN_GRACE_MS} ms)
+ * covers it. A user turn belongs to the earliest unclaimed utterance whose window covers its final
+ * transcript; one that belongs to none is a self-turn when Parley was audible in the
+ * {@value #TURN_GRACE_MS} ms plus the end-of-turn silence before it, a noise false turn otherwise.
+ */
+final class DuplexAnalysis {
+    static final long EARLY_MS = 100;
+    static final long LATE_MS = 1500;
+    static final long TURN_GRACE_MS = 3000;
+
+    /** Something the simulated user said. */
+    record Utterance(ScheduledSpeech speech, String expected, boolean bargeIn) {
+    }
+
+    private DuplexAnalysis() {
+    }
+
+    /**
+     * @param audible whether Parley's speaker played anything between two nanoTimes
+     */
+    static DuplexTally tally(DuplexEvents events, List<Utterance> said, int trials, int unanswered, int skipped,
+                             int noiseTrials, int endSilenceMs, BiPredicate<Long, Long> audible) {
+        long window = (endSilenceMs + TURN_GRACE_MS) * 1_000_000L;
+        Set<Utterance> caught = new HashSet<>();
+        List<Double> latencies = new ArrayList<>();
+        int selfInterruptions = 0;
+        for (DuplexEvents.Stop stop : events.stops()) {
+            long t = stop.nanos();
+            Utterance hit = null;
+            for (Utterance u : said) {
+                if (u.bargeIn() && !caught.contains(u) && t >= u.speech().onsetNanos() - EARLY_MS * 1_000_000L
+                        && t <= u.speech().endNanos() + LATE_MS * 1_000_000L) {
+                    hit = u;
+                    break;
+                }
+            }
+            if (hit != null) {
+                caught.add(hit);
+                latencies.add(Math.max(0, t - hit.speech().onsetNanos()) / 1e6);
+            } else if (said.stream().noneMatch(u -> t >= u.speech().startNanos() && t <= u.speech().endNanos() + window)) {
+                selfInterruptions++;
+            }
+        }
+        Set<Utterance> claimed = new HashSet<>();
+        List<String> heard = new ArrayList<>(java.util.Collections.nCopies(said.size(), (String) null));
+        int selfTurns = 0;
+        int noiseTurns = 0;
+        for (DuplexEvents.UserTurn turn : events.turns()) {
+            long t = turn.nanos();
+            int owner = -1;
+            for (int i = 0; i < said.size(); i++) {
+                Utterance u = said.get(i);
+                if (!claimed.contains(u) && t >= u.speech().startNanos() && t <= u.speech().endNanos() + window) {
+                    owner = i;
+                    break;
+                }
+            }
+            if (owner >= 0) {
+                claimed.add(said.get(owner));
+                heard.set(owner, turn.text());
+            } else if (audible.test(t - window, t)) {
+                selfTurns++;
+            } else {
+                noiseTurns++;
+            }
+        }
+        int bargeIns = 0;
+        int exact = 0;
+        for (int i = 0; i < said.size(); i++) {
+            Utterance u = said.get(i);
+            if (u.bargeIn()) {
+                bargeIns++;
+                if (heard.get(i) != null && normalise(heard.get(i)).equals(normalise(u.expected()))) {
+                    exact++;
+                }
+            }
+        }
+        return new DuplexTally(trials, events.replies().size(), unanswered, selfInterruptions, selfTurns, bargeIns, skipped,
+                latencies, exact, noiseTurns, noiseTrials);
+    }
+
+    /** Lower case, punctuation dropped (but {@code [unk]} kept), single spaces: how transcripts are compared. */
+    static String normalise(String text) {
+        return text.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9'\\[\\] ]", " ").replaceAll("\\s+", " ").strip();
+    }
+}

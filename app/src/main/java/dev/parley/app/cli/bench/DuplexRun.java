@@ -1,0 +1,144 @@
+package dev.parley.app.cli.bench;
+
+import dev.parley.app.cli.LoadedModel;
+import dev.parley.app.voice.EngineResponder;
+import dev.parley.app.voice.KeepOpenSynthesizer;
+import dev.parley.audio.PcmAudio;
+import dev.parley.audio.VoicePipeline;
+import dev.parley.audio.VoiceSettings;
+import dev.parley.audio.asr.VoskRecognizer;
+import dev.parley.audio.room.ScheduledSpeech;
+import dev.parley.audio.room.VirtualRoom;
+import dev.parley.audio.tts.SpeechSynthesizer;
+import dev.parley.engine.generate.CachedSession;
+import dev.parley.engine.sampling.Sampler;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One condition of {@code bench duplex} (a room, an echo level, an SNR): the whole voice loop (Vosk,
+ * the engine, MaryTTS) on a {@link VirtualRoom}'s speaker and microphone, the planned trials said in
+ * real time, then the counts.
+ */
+final class DuplexRun {
+    private static final long QUIET_MS = 1500;
+    private static final long QUIET_TIMEOUT_MS = 90_000;
+    private static final long ANSWER_TIMEOUT_MS = 20_000;
+    private static final long NOISE_WATCH_MS = 3000;
+
+    /** A recording the user says, with its transcript. */
+    record Speech(String label, PcmAudio audio, String text) {
+    }
+
+    /** What every condition shares. */
+    record Shared(LoadedModel model, int context, Sampler sampler, int maxTokens, Path voskModel, SpeechSynthesizer tts,
+                  VoiceSettings settings, List<Speech> speech, DuplexPlan plan, PrintStream log) {
+    }
+
+    private DuplexRun() {
+    }
+
+    static DuplexTally run(Shared s, VirtualRoom.Setup setup, String label) throws IOException, InterruptedException {
+        DuplexEvents events = new DuplexEvents();
+        List<DuplexAnalysis.Utterance> said = new ArrayList<>();
+        int unanswered = 0;
+        int skipped = 0;
+        VirtualRoom room = new VirtualRoom(setup);
+        try (CachedSession session = s.model().newSession(s.context())) {
+            EngineResponder responder = new EngineResponder(s.model().newConversation(session, null), s.sampler(), s.maxTokens());
+            responder.warmUp();
+            VoskRecognizer vosk = VoskRecognizer.load(s.voskModel());
+            try (VoicePipeline pipeline = new VoicePipeline(room.microphone(), vosk, responder, new KeepOpenSynthesizer(s.tts()),
+                    room.speaker(), s.settings())) {
+                pipeline.addListener(events);
+                pipeline.start();
+                int n = 0;
+                for (DuplexPlan.Trial trial : s.plan().trials()) {
+                    n++;
+                    awaitQuiet(pipeline, room, events);
+                    Speech q = s.speech().get(trial.question());
+                    ScheduledSpeech asked = room.say(q.label(), q.audio(), 300);
+                    said.add(new DuplexAnalysis.Utterance(asked, q.text(), false));
+                    DuplexEvents.ReplyStart reply = events.awaitReplyAfter(asked.startNanos(),
+                            asked.endNanos() + ANSWER_TIMEOUT_MS * 1_000_000L);
+                    String what;
+                    if (reply == null) {
+                        unanswered++;
+                        what = "no reply";
+                    } else if (trial.noiseOnly()) {
+                        awaitQuiet(pipeline, room, events);
+                        long until = System.nanoTime() + NOISE_WATCH_MS * 1_000_000L;
+                        while (System.nanoTime() < until) {
+                            events.pause(Math.max(1, (until - System.nanoTime()) / 1_000_000L));
+                        }
+                        what = "noise only";
+                    } else {
+                        long at = reply.nanos() + trial.bargeInDelayMs() * 1_000_000L;
+                        while (System.nanoTime() < at) {
+                            events.pause(Math.max(1, (at - System.nanoTime()) / 1_000_000L));
+                        }
+                        // said unless the reply already ended normally (a reply cut short by its own echo still counts:
+                        // the user would have barged in and found nothing to stop)
+                        boolean cut = events.stops().stream().anyMatch(st -> st.turn() == reply.turn());
+                        if (room.speaker().isPlaying() || cut) {
+                            Speech b = s.speech().get(trial.bargeIn());
+                            said.add(new DuplexAnalysis.Utterance(room.say(b.label(), b.audio(), 0), b.text(), true));
+                            what = "barge-in " + trial.bargeInDelayMs() + " ms into the reply" + (cut ? " (already cut)" : "");
+                        } else {
+                            skipped++;
+                            what = "reply over before the barge-in";
+                        }
+                    }
+                    s.log().printf(Locale.ROOT, "parley: bench duplex: %s trial %d/%d: asked \"%s\", %s%n", label, n,
+                            s.plan().trials().size(), q.text(), what);
+                }
+                awaitQuiet(pipeline, room, events);
+            }
+        } finally {
+            room.close();
+        }
+        long t0 = said.isEmpty() ? 0 : said.getFirst().speech().startNanos();
+        for (DuplexAnalysis.Utterance u : said) {
+            s.log().printf(Locale.ROOT, "parley: bench duplex: %s:   %6.2f s user says \"%s\"%s%n", label,
+                    (u.speech().onsetNanos() - t0) / 1e9, u.expected(), u.bargeIn() ? " (barge-in)" : "");
+        }
+        for (DuplexEvents.ReplyStart r : events.replies()) {
+            s.log().printf(Locale.ROOT, "parley: bench duplex: %s:   %6.2f s reply %d starts playing%n", label, (r.nanos() - t0) / 1e9,
+                    r.turn());
+        }
+        for (DuplexEvents.Stop st : events.stops()) {
+            s.log().printf(Locale.ROOT, "parley: bench duplex: %s:   %6.2f s reply %d stopped%n", label, (st.nanos() - t0) / 1e9,
+                    st.turn());
+        }
+        for (DuplexEvents.UserTurn u : events.turns()) {
+            s.log().printf(Locale.ROOT, "parley: bench duplex: %s:   %6.2f s turn %d heard \"%s\"%n", label, (u.nanos() - t0) / 1e9,
+                    u.turn(), u.text());
+        }
+        for (String e : events.errors()) {
+            s.log().println("parley: bench duplex: " + label + ": voice loop error: " + e);
+        }
+        return DuplexAnalysis.tally(events, said, s.plan().trials().size(), unanswered, skipped, (int) s.plan().noiseOnly(),
+                s.settings().endOfTurnSilenceMillis(), room::playedBetween);
+    }
+
+    /** Until nothing is generated or played and no event came for {@value #QUIET_MS} ms (or a timeout). */
+    private static void awaitQuiet(VoicePipeline pipeline, VirtualRoom room, DuplexEvents events) throws InterruptedException {
+        long deadline = System.nanoTime() + QUIET_TIMEOUT_MS * 1_000_000L;
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            long now = System.nanoTime();
+            if (pipeline.isReplying() || room.speaker().isPlaying()) {
+                quietSince = now;
+            }
+            long since = Math.max(quietSince, events.lastEventNanos());
+            if (now - since >= QUIET_MS * 1_000_000L) {
+                return;
+            }
+            events.pause(20);
+        }
+    }
+}
