@@ -72,6 +72,7 @@ public final class VirtualRoom implements AutoCloseable {
     private long noisePos;
     private volatile boolean closed;
     private volatile short[] recording;   // when kept: everything the microphone delivered
+    private short[] speakerRecording;     // and what the speaker played in the same frames
     private int recorded;
 
     private record Scheduled(float[] samples, long startSample, ScheduledSpeech info) {
@@ -115,11 +116,23 @@ public final class VirtualRoom implements AutoCloseable {
         return microphone;
     }
 
-    /** Keeps everything the microphone delivers from now on (tests), up to {@code seconds}. */
+    /**
+     * Keeps everything the microphone delivers from now on (tests), up to {@code seconds}, and what the
+     * speaker played in the same frames ({@link #speakerRecording()}, sample for sample aligned).
+     */
     public void keepRecording(int seconds) {
         synchronized (lock) {
             recording = new short[seconds * RATE];
+            speakerRecording = new short[seconds * RATE];
             recorded = 0;
+        }
+    }
+
+    /** What the speaker played during the frames of {@link #recording()}. */
+    public PcmAudio speakerRecording() {
+        synchronized (lock) {
+            short[] r = speakerRecording;
+            return new PcmAudio(r == null ? new short[0] : java.util.Arrays.copyOf(r, recorded), RATE);
         }
     }
 
@@ -331,6 +344,7 @@ public final class VirtualRoom implements AutoCloseable {
             if (r != null) {
                 int n = Math.min(out.length, r.length - recorded);
                 System.arraycopy(out, 0, r, recorded, n);
+                System.arraycopy(Levels.toShort(spk), 0, speakerRecording, recorded, n);
                 recorded += n;
             }
         }
