@@ -9,10 +9,10 @@ import java.util.Set;
 import java.util.function.BiPredicate;
 
 /**
- * Turns a duplex run's events into counts. A stop of the reply is a caught barge-in when it comes
- * between a barge-in's speech onset (less {@value #EARLY_MS} ms) and {@value #LATE_MS} ms after its end,
- * a self-interruption when no user speech (with its end-of-turn silence and {@value #TURN_GRACE_MS} ms)
- * covers it. A user turn belongs to the earliest unclaimed utterance whose window covers its final
+ * Turns a duplex run's events into counts. A stop of a reply is the user's doing when it comes between
+ * the onset of something the user said (less {@value #EARLY_MS} ms) and {@value #LATE_MS} ms after its end,
+ * and the reply had started playing before that speech ended: a caught barge-in if it was one (the first
+ * such stop), else a turn replacing the reply. Every other stop is a self-interruption. A user turn belongs to the earliest unclaimed utterance whose window covers its final
  * transcript; one that belongs to none is a self-turn when Parley was audible in the
  * {@value #TURN_GRACE_MS} ms plus the end-of-turn silence before it, a noise false turn otherwise.
  */
@@ -37,21 +37,27 @@ final class DuplexAnalysis {
         Set<Utterance> caught = new HashSet<>();
         List<Double> latencies = new ArrayList<>();
         int selfInterruptions = 0;
+        java.util.Map<Long, Long> replyStarts = new java.util.HashMap<>();
+        for (DuplexEvents.ReplyStart r : events.replies()) {
+            replyStarts.put(r.turn(), r.nanos());
+        }
         for (DuplexEvents.Stop stop : events.stops()) {
             long t = stop.nanos();
-            Utterance hit = null;
+            long playing = replyStarts.getOrDefault(stop.turn(), t);
+            Utterance cause = null;
             for (Utterance u : said) {
-                if (u.bargeIn() && !caught.contains(u) && t >= u.speech().onsetNanos() - EARLY_MS * 1_000_000L
-                        && t <= u.speech().endNanos() + LATE_MS * 1_000_000L) {
-                    hit = u;
+                // user speech can stop a reply that was playing while it was said, until shortly after it ended
+                if (playing < u.speech().endNanos() && t >= u.speech().onsetNanos() - EARLY_MS * 1_000_000L
+                        && t <= u.speech().endNanos() + LATE_MS * 1_000_000L && !(u.bargeIn() && caught.contains(u))) {
+                    cause = u;
                     break;
                 }
             }
-            if (hit != null) {
-                caught.add(hit);
-                latencies.add(Math.max(0, t - hit.speech().onsetNanos()) / 1e6);
-            } else if (said.stream().noneMatch(u -> t >= u.speech().startNanos() && t <= u.speech().endNanos() + window)) {
+            if (cause == null) {
                 selfInterruptions++;
+            } else if (cause.bargeIn()) {
+                caught.add(cause);
+                latencies.add(Math.max(0, t - cause.speech().onsetNanos()) / 1e6);
             }
         }
         Set<Utterance> claimed = new HashSet<>();

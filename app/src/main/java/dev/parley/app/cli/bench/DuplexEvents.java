@@ -25,24 +25,44 @@ final class DuplexEvents implements VoiceListener {
     private final Set<Long> started = new HashSet<>();
     private final List<String> errors = new ArrayList<>();
     private long lastEvent = System.nanoTime();
+    private boolean inTurn;
 
     @Override
-    public synchronized void userTurn(long turn, Transcript.Final text) {
-        turns.add(new UserTurn(System.nanoTime(), turn, text.text()));
+    public void userTurn(long turn, Transcript.Final text) {
+        turnAt(System.nanoTime(), turn, text.text());
+    }
+
+    synchronized void turnAt(long nanos, long turn, String text) {
+        turns.add(new UserTurn(nanos, turn, text));
+        inTurn = false;
         touch();
     }
 
     @Override
-    public synchronized void speaking(long turn, String sentence) {
+    public synchronized void partial(Transcript.Partial partial) {
+        inTurn = true;          // the recognizer is hearing a turn that has not ended yet
+        touch();
+    }
+
+    @Override
+    public void speaking(long turn, String sentence) {
+        replyAt(System.nanoTime(), turn);
+    }
+
+    synchronized void replyAt(long nanos, long turn) {
         if (started.add(turn)) {
-            replies.add(new ReplyStart(System.nanoTime(), turn));
+            replies.add(new ReplyStart(nanos, turn));
         }
         touch();
     }
 
     @Override
-    public synchronized void bargeIn(long turn) {
-        stops.add(new Stop(System.nanoTime(), turn));
+    public void bargeIn(long turn) {
+        stopAt(System.nanoTime(), turn);
+    }
+
+    synchronized void stopAt(long nanos, long turn) {
+        stops.add(new Stop(nanos, turn));
         touch();
     }
 
@@ -80,6 +100,11 @@ final class DuplexEvents implements VoiceListener {
 
     synchronized long lastEventNanos() {
         return lastEvent;
+    }
+
+    /** Whether a partial transcript came after the last user turn (the loop is inside a turn). */
+    synchronized boolean inTurn() {
+        return inTurn;
     }
 
     /** The first reply that started playing after {@code afterNanos}, waiting until {@code deadlineNanos}; null if none. */

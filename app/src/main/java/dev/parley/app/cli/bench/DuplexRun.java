@@ -26,7 +26,7 @@ import java.util.Locale;
  */
 final class DuplexRun {
     private static final long QUIET_MS = 1500;
-    private static final long QUIET_TIMEOUT_MS = 90_000;
+    private static final long QUIET_TIMEOUT_MS = 45_000;
     private static final long ANSWER_TIMEOUT_MS = 20_000;
     private static final long NOISE_WATCH_MS = 3000;
 
@@ -101,23 +101,7 @@ final class DuplexRun {
         } finally {
             room.close();
         }
-        long t0 = said.isEmpty() ? 0 : said.getFirst().speech().startNanos();
-        for (DuplexAnalysis.Utterance u : said) {
-            s.log().printf(Locale.ROOT, "parley: bench duplex: %s:   %6.2f s user says \"%s\"%s%n", label,
-                    (u.speech().onsetNanos() - t0) / 1e9, u.expected(), u.bargeIn() ? " (barge-in)" : "");
-        }
-        for (DuplexEvents.ReplyStart r : events.replies()) {
-            s.log().printf(Locale.ROOT, "parley: bench duplex: %s:   %6.2f s reply %d starts playing%n", label, (r.nanos() - t0) / 1e9,
-                    r.turn());
-        }
-        for (DuplexEvents.Stop st : events.stops()) {
-            s.log().printf(Locale.ROOT, "parley: bench duplex: %s:   %6.2f s reply %d stopped%n", label, (st.nanos() - t0) / 1e9,
-                    st.turn());
-        }
-        for (DuplexEvents.UserTurn u : events.turns()) {
-            s.log().printf(Locale.ROOT, "parley: bench duplex: %s:   %6.2f s turn %d heard \"%s\"%n", label, (u.nanos() - t0) / 1e9,
-                    u.turn(), u.text());
-        }
+        logTimeline(s.log(), label, events, said);
         for (String e : events.errors()) {
             s.log().println("parley: bench duplex: " + label + ": voice loop error: " + e);
         }
@@ -125,13 +109,41 @@ final class DuplexRun {
                 s.settings().endOfTurnSilenceMillis(), room::playedBetween);
     }
 
-    /** Until nothing is generated or played and no event came for {@value #QUIET_MS} ms (or a timeout). */
+    /** The run's events in time order on stderr, seconds from the first question. */
+    private static void logTimeline(PrintStream log, String label, DuplexEvents events, List<DuplexAnalysis.Utterance> said) {
+        record Line(long nanos, String text) {
+        }
+        List<Line> lines = new ArrayList<>();
+        for (DuplexAnalysis.Utterance u : said) {
+            lines.add(new Line(u.speech().onsetNanos(), "user says \"" + u.expected() + "\"" + (u.bargeIn() ? " (barge-in)" : "")));
+        }
+        for (DuplexEvents.ReplyStart r : events.replies()) {
+            lines.add(new Line(r.nanos(), "reply " + r.turn() + " starts playing"));
+        }
+        for (DuplexEvents.Stop st : events.stops()) {
+            lines.add(new Line(st.nanos(), "reply " + st.turn() + " stopped"));
+        }
+        for (DuplexEvents.UserTurn u : events.turns()) {
+            lines.add(new Line(u.nanos(), "turn " + u.turn() + " heard \"" + u.text() + "\""));
+        }
+        lines.sort(java.util.Comparator.comparingLong(Line::nanos));
+        long t0 = said.isEmpty() ? 0 : said.getFirst().speech().startNanos();
+        for (Line l : lines) {
+            log.printf(Locale.ROOT, "parley: bench duplex: %s: %7.2f s %s%n", label, (l.nanos() - t0) / 1e9, l.text());
+        }
+    }
+
+    /**
+     * Until nothing is generated or played, no turn is being heard and no event came for {@value #QUIET_MS} ms (or
+     * {@value #QUIET_TIMEOUT_MS} ms passed: a loop whose voice activity detector never hears the end of a turn in
+     * noise stays in it, and the next trial then speaks into that turn).
+     */
     private static void awaitQuiet(VoicePipeline pipeline, VirtualRoom room, DuplexEvents events) throws InterruptedException {
         long deadline = System.nanoTime() + QUIET_TIMEOUT_MS * 1_000_000L;
         long quietSince = System.nanoTime();
         while (System.nanoTime() < deadline) {
             long now = System.nanoTime();
-            if (pipeline.isReplying() || room.speaker().isPlaying()) {
+            if (pipeline.isReplying() || room.speaker().isPlaying() || events.inTurn()) {
                 quietSince = now;
             }
             long since = Math.max(quietSince, events.lastEventNanos());
