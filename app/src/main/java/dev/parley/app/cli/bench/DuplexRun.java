@@ -27,6 +27,7 @@ import java.util.Locale;
 final class DuplexRun {
     private static final long QUIET_MS = 1500;
     private static final long QUIET_TIMEOUT_MS = 45_000;
+    private static final long TURN_WAIT_MS = 8_000;
     private static final long ANSWER_TIMEOUT_MS = 20_000;
     private static final long NOISE_WATCH_MS = 3000;
 
@@ -134,23 +135,33 @@ final class DuplexRun {
     }
 
     /**
-     * Until nothing is generated or played, no turn is being heard and no event came for {@value #QUIET_MS} ms (or
-     * {@value #QUIET_TIMEOUT_MS} ms passed: a loop whose voice activity detector never hears the end of a turn in
-     * noise stays in it, and the next trial then speaks into that turn).
+     * Until nothing is generated or played, no turn is being heard and no event came for {@value #QUIET_MS} ms (at
+     * most {@value #QUIET_TIMEOUT_MS} ms). A turn still being heard {@value #TURN_WAIT_MS} ms after the last reply is
+     * taken as stuck (a voice activity detector that never hears its end in noise): the next trial speaks into it.
      */
     private static void awaitQuiet(VoicePipeline pipeline, VirtualRoom room, DuplexEvents events) throws InterruptedException {
-        long deadline = System.nanoTime() + QUIET_TIMEOUT_MS * 1_000_000L;
-        long quietSince = System.nanoTime();
+        long start = System.nanoTime();
+        long deadline = start + QUIET_TIMEOUT_MS * 1_000_000L;
+        long quietSince = start;
+        long busySince = start;
         while (System.nanoTime() < deadline) {
             long now = System.nanoTime();
-            if (pipeline.isReplying() || room.speaker().isPlaying() || events.inTurn()) {
+            boolean busy = pipeline.isReplying() || room.speaker().isPlaying();
+            if (busy) {
+                busySince = now;
+            }
+            // a turn being heard with nothing else going on for TURN_WAIT_MS: the VAD is stuck in it (noise)
+            boolean hearing = events.inTurn() && now - busySince < TURN_WAIT_MS * 1_000_000L;
+            if (busy || hearing) {
                 quietSince = now;
             }
             long since = Math.max(quietSince, events.lastEventNanos());
-            if (now - since >= QUIET_MS * 1_000_000L) {
+            if (now - since >= QUIET_MS * 1_000_000L || (events.inTurn() && !busy && now - quietSince >= QUIET_MS * 1_000_000L
+                    && now - busySince >= TURN_WAIT_MS * 1_000_000L)) {
                 return;
             }
             events.pause(20);
         }
     }
+
 }
