@@ -1,5 +1,7 @@
 package dev.parley.audio.room;
 
+import java.util.Locale;
+
 /**
  * How a reverberation time becomes one wall absorption coefficient for every surface of a shoebox
  * room. Sabine: {@code T = 0.161 V / (S a)}; Eyring: {@code T = 0.161 V / (-S ln(1 - a))}. Eyring's
@@ -24,7 +26,7 @@ public enum Absorption {
         if (a >= 1) {
             throw new IllegalArgumentException("an RT60 of " + rt60 + " s is too short for a " + room.width() + " x "
                     + room.depth() + " x " + room.height() + " m room: expected at least "
-                    + String.format(java.util.Locale.ROOT, "%.3f", SABINE_CONSTANT * room.volume() / room.surface()) + " s");
+                    + String.format(Locale.ROOT, "%.3f", SABINE_CONSTANT * room.volume() / room.surface()) + " s");
         }
         return a;
     }

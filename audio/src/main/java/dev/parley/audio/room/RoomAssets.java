@@ -6,8 +6,10 @@ import dev.parley.audio.playback.WavWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -71,7 +73,7 @@ public final class RoomAssets {
         Files.createDirectories(dir);
         List<Path> out = new ArrayList<>();
         for (NoiseBed kind : NoiseBed.values()) {
-            Path f = dir.resolve(kind.name().toLowerCase(java.util.Locale.ROOT) + ".wav");
+            Path f = dir.resolve(kind.name().toLowerCase(Locale.ROOT) + ".wav");
             RoomWav.writeFloat(f, NoiseBeds.make(kind, BED_SECONDS, seed + kind.ordinal(), snippets), RATE);
             out.add(f);
         }
@@ -89,7 +91,7 @@ public final class RoomAssets {
                 Path target = dir.resolve(name + ".wav");
                 WavWriter.write(target, WavFileSource.load(wav, RATE));
                 Files.copy(wav.resolveSibling(base + ".txt"), dir.resolve(name + ".txt"),
-                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                        StandardCopyOption.REPLACE_EXISTING);
                 out.add(target);
             }
         }

@@ -5,10 +5,12 @@ import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.capture.Resampler;
 import dev.parley.audio.playback.AudioSink;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -132,7 +134,7 @@ public final class VirtualRoom implements AutoCloseable {
     public PcmAudio speakerRecording() {
         synchronized (lock) {
             short[] r = speakerRecording;
-            return new PcmAudio(r == null ? new short[0] : java.util.Arrays.copyOf(r, recorded), RATE);
+            return new PcmAudio(r == null ? new short[0] : Arrays.copyOf(r, recorded), RATE);
         }
     }
 
@@ -140,7 +142,7 @@ public final class VirtualRoom implements AutoCloseable {
     public PcmAudio recording() {
         synchronized (lock) {
             short[] r = recording;
-            return new PcmAudio(r == null ? new short[0] : java.util.Arrays.copyOf(r, recorded), RATE);
+            return new PcmAudio(r == null ? new short[0] : Arrays.copyOf(r, recorded), RATE);
         }
     }
 
@@ -200,7 +202,7 @@ public final class VirtualRoom implements AutoCloseable {
      * Places {@code piece} on the timeline once it is at most {@link #LEAD_SAMPLES} ahead of the clock;
      * returns false (placing nothing) if {@code current} turned false while waiting.
      */
-    boolean place(float[] piece, java.util.function.BooleanSupplier current) throws InterruptedException {
+    boolean place(float[] piece, BooleanSupplier current) throws InterruptedException {
         synchronized (lock) {
             while (true) {
                 if (closed || !current.getAsBoolean()) {
@@ -258,7 +260,7 @@ public final class VirtualRoom implements AutoCloseable {
     }
 
     /** Waits until the clock has passed everything placed, or {@code current} turns false. */
-    void awaitPlayedOut(java.util.function.BooleanSupplier current) throws InterruptedException {
+    void awaitPlayedOut(BooleanSupplier current) throws InterruptedException {
         synchronized (lock) {
             long left;
             while (!closed && current.getAsBoolean() && (left = writeEnd - nowSample()) > 0) {
