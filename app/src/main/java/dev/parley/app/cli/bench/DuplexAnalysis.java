@@ -2,9 +2,12 @@ package dev.parley.app.cli.bench;
 
 import dev.parley.audio.room.ScheduledSpeech;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
 
@@ -37,7 +40,7 @@ final class DuplexAnalysis {
         Set<Utterance> caught = new HashSet<>();
         List<Double> latencies = new ArrayList<>();
         int selfInterruptions = 0;
-        java.util.Map<Long, Long> replyStarts = new java.util.HashMap<>();
+        Map<Long, Long> replyStarts = new HashMap<>();
         for (DuplexEvents.ReplyStart r : events.replies()) {
             replyStarts.put(r.turn(), r.nanos());
         }
@@ -61,7 +64,7 @@ final class DuplexAnalysis {
             }
         }
         Set<Utterance> claimed = new HashSet<>();
-        List<String> heard = new ArrayList<>(java.util.Collections.nCopies(said.size(), (String) null));
+        List<String> heard = new ArrayList<>(Collections.nCopies(said.size(), (String) null));
         int selfTurns = 0;
         int noiseTurns = 0;
         for (DuplexEvents.UserTurn turn : events.turns()) {

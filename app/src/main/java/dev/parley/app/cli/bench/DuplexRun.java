@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -127,7 +128,7 @@ final class DuplexRun {
         for (DuplexEvents.UserTurn u : events.turns()) {
             lines.add(new Line(u.nanos(), "turn " + u.turn() + " heard \"" + u.text() + "\""));
         }
-        lines.sort(java.util.Comparator.comparingLong(Line::nanos));
+        lines.sort(Comparator.comparingLong(Line::nanos));
         long t0 = said.isEmpty() ? 0 : said.getFirst().speech().startNanos();
         for (Line l : lines) {
             log.printf(Locale.ROOT, "parley: bench duplex: %s: %7.2f s %s%n", label, (l.nanos() - t0) / 1e9, l.text());
