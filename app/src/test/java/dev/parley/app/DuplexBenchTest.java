@@ -75,7 +75,8 @@ class DuplexBenchTest {
         assertEquals(1, v[4][1], "trial 2 of 2 is the noise-only one");
         List<String> table = lines.stream().filter(l -> l.startsWith("| office-small |")).toList();
         assertEquals(1, table.size(), "one row per room x echo x SNR: " + run);
-        assertTrue(table.getFirst().startsWith("| office-small | -10 | 20 | 2 | " + replies + " |"), table.getFirst());
+        assertTrue(table.getFirst().startsWith("| office-small | -10 | 20 | 2 | " + replies + " | "), table.getFirst());
+        assertEquals(17, table.getFirst().split("\\|", -1).length, "fifteen columns: " + table.getFirst());
     }
 
     @Test

@@ -15,7 +15,8 @@ import java.util.function.BiPredicate;
  * Turns a duplex run's events into counts. A stop of a reply is the user's doing when it comes between
  * the onset of something the user said (less {@value #EARLY_MS} ms) and {@value #LATE_MS} ms after its end,
  * and the reply had started playing before that speech ended: a caught barge-in if it was one (the first
- * such stop), else a turn replacing the reply. Every other stop is a self-interruption. A user turn belongs to the earliest unclaimed utterance whose window covers its final
+ * such stop), else a turn replacing the reply. Every other stop of a reply that had started playing is a
+ * self-interruption; of one that had not, a reply cut unheard. A user turn belongs to the earliest unclaimed utterance whose window covers its final
  * transcript; one that belongs to none is a self-turn when Parley was audible in the
  * {@value #TURN_GRACE_MS} ms plus the end-of-turn silence before it, a noise false turn otherwise.
  */
@@ -40,6 +41,7 @@ final class DuplexAnalysis {
         Set<Utterance> caught = new HashSet<>();
         List<Double> latencies = new ArrayList<>();
         int selfInterruptions = 0;
+        int cutUnheard = 0;
         Map<Long, Long> replyStarts = new HashMap<>();
         for (DuplexEvents.ReplyStart r : events.replies()) {
             replyStarts.put(r.turn(), r.nanos());
@@ -57,7 +59,11 @@ final class DuplexAnalysis {
                 }
             }
             if (cause == null) {
-                selfInterruptions++;
+                if (replyStarts.containsKey(stop.turn())) {
+                    selfInterruptions++;
+                } else {
+                    cutUnheard++;       // cancelled before any of it played: Parley simply never answers
+                }
             } else if (cause.bargeIn()) {
                 caught.add(cause);
                 latencies.add(Math.max(0, t - cause.speech().onsetNanos()) / 1e6);
@@ -97,8 +103,8 @@ final class DuplexAnalysis {
                 }
             }
         }
-        return new DuplexTally(trials, events.replies().size(), unanswered, selfInterruptions, selfTurns, bargeIns, skipped,
-                latencies, exact, noiseTurns, noiseTrials);
+        return new DuplexTally(trials, events.replies().size(), unanswered, selfInterruptions, cutUnheard, selfTurns, bargeIns,
+                skipped, latencies, exact, noiseTurns, noiseTrials);
     }
 
     /** Lower case, punctuation dropped (but {@code [unk]} kept), single spaces: how transcripts are compared. */

@@ -155,9 +155,9 @@ final class DuplexBenchCommand implements Callable<Integer> {
                     }
                 }
             }
-            out.println("| room | echo dB | SNR dB | trials | replies | unanswered | self-interruptions | self-turns "
+            out.println("| room | echo dB | SNR dB | trials | replies | unanswered | self-interruptions | cut unheard | self-turns "
                     + "| barge-in caught | median ms | p90 ms | skipped | transcripts exact | noise false turns |");
-            out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+            out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
             rows.forEach(out::println);
             out.println();
             total.finalLines().forEach(out::println);
@@ -174,8 +174,9 @@ final class DuplexBenchCommand implements Callable<Integer> {
     }
 
     private static String row(String room, double echo, double snr, DuplexTally t) {
-        return String.format(Locale.ROOT, "| %s | %+.0f | %.0f | %d | %d | %d | %d | %d | %d/%d | %.0f | %.0f | %d | %d/%d | %d |",
-                room, echo, snr, t.trials(), t.replies(), t.unanswered(), t.selfInterruptions(), t.selfTurns(), t.detected(),
+        return String.format(Locale.ROOT, "| %s | %+.0f | %.0f | %d | %d | %d | %d | %d | %d | %d/%d | %.0f | %.0f | %d | %d/%d | %d |",
+                room, echo, snr, t.trials(), t.replies(), t.unanswered(), t.selfInterruptions(), t.cutUnheard(), t.selfTurns(),
+                t.detected(),
                 t.bargeIns(), t.medianMs(), t.p90Ms(), t.skipped(), t.exact(), t.bargeIns(), t.noiseFalseTurns());
     }
 

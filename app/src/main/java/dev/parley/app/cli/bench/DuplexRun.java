@@ -27,7 +27,7 @@ import java.util.Locale;
  */
 final class DuplexRun {
     private static final long QUIET_MS = 1500;
-    private static final long QUIET_TIMEOUT_MS = 45_000;
+    private static final long QUIET_TIMEOUT_MS = 30_000;
     private static final long TURN_WAIT_MS = 8_000;
     private static final long ANSWER_TIMEOUT_MS = 20_000;
     private static final long NOISE_WATCH_MS = 3000;

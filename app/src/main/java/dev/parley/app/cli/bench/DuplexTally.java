@@ -11,6 +11,7 @@ import java.util.Locale;
  * @param replies           replies that started playing
  * @param unanswered        questions that never got a reply
  * @param selfInterruptions replies stopped while no user speech was scheduled
+ * @param cutUnheard        replies cancelled the same way before any of their audio played
  * @param selfTurns         user turns that began while no user speech was scheduled and Parley was audible
  * @param bargeIns          barge-ins said while a reply played
  * @param skipped           barge-ins not said because the reply had already ended
@@ -19,7 +20,8 @@ import java.util.Locale;
  * @param noiseFalseTurns   user turns that began while nobody spoke and Parley was silent
  * @param noiseTrials       trials in which nobody spoke during and after the reply
  */
-record DuplexTally(int trials, int replies, int unanswered, int selfInterruptions, int selfTurns, int bargeIns, int skipped,
+record DuplexTally(int trials, int replies, int unanswered, int selfInterruptions, int cutUnheard, int selfTurns, int bargeIns,
+                   int skipped,
                    List<Double> latenciesMs, int exact, int noiseFalseTurns, int noiseTrials) {
     DuplexTally {
         latenciesMs = List.copyOf(latenciesMs);
@@ -33,12 +35,12 @@ record DuplexTally(int trials, int replies, int unanswered, int selfInterruption
         List<Double> l = new ArrayList<>(latenciesMs);
         l.addAll(o.latenciesMs);
         return new DuplexTally(trials + o.trials, replies + o.replies, unanswered + o.unanswered,
-                selfInterruptions + o.selfInterruptions, selfTurns + o.selfTurns, bargeIns + o.bargeIns, skipped + o.skipped, l,
+                selfInterruptions + o.selfInterruptions, cutUnheard + o.cutUnheard, selfTurns + o.selfTurns, bargeIns + o.bargeIns, skipped + o.skipped, l,
                 exact + o.exact, noiseFalseTurns + o.noiseFalseTurns, noiseTrials + o.noiseTrials);
     }
 
     static DuplexTally empty() {
-        return new DuplexTally(0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0);
+        return new DuplexTally(0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0);
     }
 
     double medianMs() {

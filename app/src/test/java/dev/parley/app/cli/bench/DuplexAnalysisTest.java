@@ -28,6 +28,7 @@ class DuplexAnalysisTest {
         ev.stopAt(9450 * MS, 2);                          // caught 250 ms after the barge-in's onset
         ev.turnAt(10_500 * MS, 3, "stop");                // its transcript, normalised, is exact
         ev.turnAt(20_000 * MS, 4, "[unk]");               // nobody speaks, Parley silent: noise
+        ev.stopAt(20_300 * MS, 4);                        // ... whose reply is cut before any audio
         ev.turnAt(31_900 * MS, 5, "tell me a [unk]");     // the second barge-in: not caught, wrong words
         long audibleFrom = 3000 * MS;
         long audibleTo = 9450 * MS;
@@ -35,6 +36,7 @@ class DuplexAnalysisTest {
                 (a, b) -> a < audibleTo && b > audibleFrom);
         assertEquals(2, t.replies());
         assertEquals(1, t.selfInterruptions());
+        assertEquals(1, t.cutUnheard());
         assertEquals(1, t.selfTurns());
         assertEquals(2, t.bargeIns());
         assertEquals(1, t.detected());
@@ -48,7 +50,7 @@ class DuplexAnalysisTest {
 
     @Test
     void tallyPercentilesAreNearestRank() {
-        DuplexTally t = new DuplexTally(10, 10, 0, 0, 0, 10, 0, List.of(100.0, 400.0, 200.0, 300.0, 500.0, 600.0, 700.0,
+        DuplexTally t = new DuplexTally(10, 10, 0, 0, 0, 0, 10, 0, List.of(100.0, 400.0, 200.0, 300.0, 500.0, 600.0, 700.0,
                 800.0, 900.0, 1000.0), 0, 0, 0);
         assertEquals(500.0, t.medianMs());
         assertEquals(900.0, t.p90Ms());
