@@ -3,15 +3,29 @@ package dev.parley.audio;
 import dev.parley.audio.asr.RecognitionStream;
 import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.capture.AudioSource;
-import dev.parley.audio.vad.EnergyVad;
+import dev.parley.audio.frontend.AudioFrontEnd;
 import dev.parley.audio.vad.VadEvent;
+import dev.parley.audio.vad.VoiceActivityDetector;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.Locale;
+import java.util.Set;
 
 /**
- * The capture side of the voice loop, on its own thread: reads frames, meters them, runs the
- * voice-activity detector and the recognizer, ends user turns (silence in hands-free mode, release
- * in push-to-talk) and triggers barge-in while the assistant is active.
+ * The capture side of the voice loop, on its own thread: reads frames already cleaned by the audio front end
+ * (a {@link dev.parley.audio.frontend.FrontEndSource}: the meter, the VAD and the recognizer hear only what the echo
+ * canceller leaves), runs the
+ * voice-activity detector and the recognizer, ends user turns (silence in hands-free mode, release in
+ * push-to-talk) and triggers barge-in while the assistant is active.
+ *
+ * <p>Full duplex (the front end cancels echo and half-duplex is off): while a reply plays, speech that the VAD hears
+ * and the echo canceller left mostly untouched (the user's, not the echo's rest) holds the reply
+ * ({@link Host#pauseReply}) and goes to the recognizer (with its pre-roll). A final transcript with a word Parley was
+ * not saying itself stops the reply for good ({@link Host#bargeIn}) and the utterance is the next turn: a final
+ * segment inside the utterance, or the final result once the speech pauses for the false-interruption silence.
+ * No such word resumes the reply (a cough, a knock: live partials are not trusted, since the grammar-limited
+ * recognizer gave "hello" for seconds of cough noise and an empty final). An utterance begun over a reply whose words
+ * are all Parley's own is dropped as echo.
  */
 final class ListenLoop implements Runnable {
     /** What the loop needs from the pipeline. */
@@ -30,6 +44,19 @@ final class ListenLoop implements Runnable {
         default void tentativeWithdrawn() {
         }
 
+        /** Full duplex: speech over the reply, not yet confirmed by words: hold playback. */
+        default void pauseReply() {
+        }
+
+        /** Full duplex: the speech over the reply brought no words: play on. */
+        default void resumeReply() {
+        }
+
+        /** Words Parley said lately (lower case): an utterance made only of them, heard over a reply, is echo. */
+        default Set<String> echoWords() {
+            return Set.of();
+        }
+
         void level(double dbfs);
 
         void partial(Transcript.Partial partial);
@@ -41,7 +68,9 @@ final class ListenLoop implements Runnable {
     private final RecognitionStream asr;
     private final VoiceSettings settings;
     private final Host host;
-    private final EnergyVad vad;
+    private final AudioFrontEnd frontEnd;
+    private final VoiceActivityDetector vad;
+    private final boolean fullDuplex;
     private final ArrayDeque<PcmAudio> preRoll = new ArrayDeque<>();
     private final StringBuilder segments = new StringBuilder();
     private volatile boolean running = true;
@@ -53,13 +82,37 @@ final class ListenLoop implements Runnable {
     private int preRollSamples;
     private String lastPartial = "";
     private boolean tentativeSent;
+    /** Full duplex: the utterance began while Parley was talking (its words are checked against the echo). */
+    private boolean overReply;
+    /** Full duplex: the reply is held while the speech over it is checked for words. */
+    private boolean holding;
+    private double holdMillis;
+    /** Full duplex: how long the frames over a reply have been the user's rather than echo (little reduction). */
+    private double nearEndMillis;
 
-    ListenLoop(AudioSource source, RecognitionStream asr, VoiceSettings settings, Host host) {
+    private final java.util.function.DoubleSupplier reduction;
+
+    ListenLoop(AudioSource source, RecognitionStream asr, VoiceSettings settings, Host host, AudioFrontEnd frontEnd,
+               VoiceActivityDetector vad) {
+        this(source, asr, settings, host, frontEnd, vad, () -> 0);
+    }
+
+    /** @param reduction how much the front end reduced the frame read last, dB (see {@code FrontEndSource}) */
+    ListenLoop(AudioSource source, RecognitionStream asr, VoiceSettings settings, Host host, AudioFrontEnd frontEnd,
+               VoiceActivityDetector vad, java.util.function.DoubleSupplier reduction) {
+        this.reduction = reduction;
         this.source = source;
         this.asr = asr;
         this.settings = settings;
         this.host = host;
-        this.vad = new EnergyVad(settings.vad());
+        this.frontEnd = frontEnd;
+        this.vad = vad;
+        this.fullDuplex = !settings.halfDuplex() && frontEnd.cancelsEcho();
+    }
+
+    /** Whether the loop listens while it talks (echo cancelled and half-duplex off). */
+    boolean fullDuplex() {
+        return fullDuplex;
     }
 
     void setPushToTalk(boolean pressed) {
@@ -91,16 +144,16 @@ final class ListenLoop implements Runnable {
 
     private void onFrame(PcmAudio frame) throws IOException {
         VadEvent ev = vad.process(frame);
-        host.level(vad.lastLevelDbfs());
+        host.level(LevelMeter.rmsDbfs(frame));
         long now = System.nanoTime();
-        boolean voiced = vad.lastLevelDbfs() >= settings.vad().stopDbfs();
+        boolean voiced = vad.lastProbability() >= 0.5;
         boolean ptt = settings.mode() == VoiceSettings.Mode.PUSH_TO_TALK;
         boolean pressed = pushToTalk;
         boolean pressedNow = pressed && !wasPressed;
         boolean releasedNow = !pressed && wasPressed;
         wasPressed = pressed;
 
-        if (host.assistantActive() && settings.halfDuplex()) {
+        if (host.assistantActive() && !fullDuplex) {
             keepPreRoll(frame);
             boolean trigger = ptt ? pressedNow : vad.inSpeech();
             if (!trigger) {
@@ -134,15 +187,35 @@ final class ListenLoop implements Runnable {
             }
             return;
         }
-        if (ev == VadEvent.SPEECH_START && host.assistantActive()) {
-            host.bargeIn();     // full duplex
+        if (host.assistantActive() && !heardSpeech && !frontEnd.echoConverged()) {
+            // full duplex, but the canceller has not converged yet (the first seconds of the first reply): what the
+            // VAD hears may be Parley itself, so nothing over the reply is taken as speech yet
+            keepPreRoll(frame);
+            return;
+        }
+        if (host.assistantActive() && fullDuplex) {
+            // near-end dominance: the canceller takes 10 dB and more off echo, next to nothing off the user's voice
+            nearEndMillis = voiced && reduction.getAsDouble() < NEAR_END_MAX_REDUCTION_DB
+                    ? nearEndMillis + frame.durationMillis() : 0;
+        }
+        boolean startNow = ev == VadEvent.SPEECH_START;
+        if (host.assistantActive() && !heardSpeech) {
+            // over a reply an utterance starts only where the VAD hears speech that the canceller left mostly
+            // untouched (the user's voice), not on what is left of the echo
+            startNow = vad.inSpeech() && nearEndMillis >= settings.vad().minSpeechMillis();
+            if (startNow) {
+                overReply = true;       // full duplex: hold the reply until the recognizer says whether this is the user
+                holding = true;
+                holdMillis = 0;
+                host.pauseReply();
+            }
         }
         if (!heardSpeech) {
             // Until speech starts the recognizer is not fed: long stretches of (digital) silence
             // skew Vosk's online mean normalisation (measured: 3 s of leading zeros turn "tell me a
             // joke" into [unk]) and decoding silence wastes CPU. The pre-roll keeps the onset.
             keepPreRoll(frame);
-            if (ev != VadEvent.SPEECH_START) {
+            if (!startNow) {
                 return;
             }
             heardSpeech = true;
@@ -154,6 +227,14 @@ final class ListenLoop implements Runnable {
         } else {
             feed(frame);
         }
+        if (holding) {
+            holdMillis += frame.durationMillis();
+            if (!userWords(segments.toString(), host.echoWords()).isEmpty()
+                    || holdMillis >= MAX_HOLD_MILLIS && hasOwnWords()) {
+                holding = false;
+                host.bargeIn();         // confirmed: the utterance goes on as the next turn
+            }
+        }
         if (voiced && vad.inSpeech()) {
             lastVoiced = now;
             silenceMillis = 0;
@@ -164,6 +245,28 @@ final class ListenLoop implements Runnable {
         } else {
             silenceMillis += frame.durationMillis();
         }
+        if (holding && !vad.inSpeech() && silenceMillis >= settings.falseInterruptionMillis()) {
+            // the speech over the reply paused: its final transcript decides
+            Transcript.Final last = asr.finish();
+            String text = (segments + " " + last.text()).strip();
+            if (!userWords(text, host.echoWords()).isEmpty()) {
+                holding = false;
+                host.bargeIn();
+                long stamp = System.nanoTime();
+                resetUtterance();
+                host.userTurn(new Transcript.Final(text), lastVoiced >= 0 ? lastVoiced : now, stamp);
+                return;
+            }
+            falseInterruption();
+            return;
+        }
+        if (holding && holdMillis >= MAX_HOLD_MILLIS) {
+            falseInterruption();        // speech-like sound with no words for seconds (music, a television)
+            return;
+        }
+        if (holding) {
+            return;
+        }
         if (heardSpeech && !vad.inSpeech() && silenceMillis >= settings.endOfTurnSilenceMillis()) {
             endTurn(lastVoiced >= 0 ? lastVoiced : now);
         } else if (heardSpeech && !tentativeSent && settings.speculateAfterMillis() > 0
@@ -172,6 +275,36 @@ final class ListenLoop implements Runnable {
             tentativeSent = true;
             host.tentativeTurn(lastPartial, lastVoiced >= 0 ? lastVoiced : now, System.nanoTime());
         }
+    }
+
+    /** Full duplex: a frame whose level the front end cut by less than this is the user's voice, not echo. */
+    static final double NEAR_END_MAX_REDUCTION_DB = 6;
+
+    /** Full duplex: the longest a reply is held for speech whose live transcript has no words (noise, music). */
+    static final int MAX_HOLD_MILLIS = 3000;
+
+    /** No words of the user's own over the reply: a cough, a knock, what is left of the echo. The reply plays on. */
+    private void falseInterruption() {
+        holding = false;
+        resetUtterance();
+        host.resumeReply();
+    }
+
+    /** Whether what was recognized so far holds a word that is not [unk] and not one Parley was saying. */
+    private boolean hasOwnWords() {
+        String heard = (segments + " " + lastPartial).strip();
+        return !userWords(heard, overReply ? host.echoWords() : Set.of()).isEmpty();
+    }
+
+    /** The words of {@code text} that are neither [unk] nor in {@code echo}. */
+    static String userWords(String text, Set<String> echo) {
+        StringBuilder sb = new StringBuilder();
+        for (String w : text.toLowerCase(Locale.ROOT).split("\\s+")) {
+            if (!w.isEmpty() && !w.equals("[unk]") && !echo.contains(w)) {
+                sb.append(sb.isEmpty() ? "" : " ").append(w);
+            }
+        }
+        return sb.toString();
     }
 
     private void keepPreRoll(PcmAudio frame) {
@@ -208,7 +341,11 @@ final class ListenLoop implements Runnable {
         Transcript.Final last = asr.finish();
         long stamp = System.nanoTime();
         String text = (segments + " " + last.text()).strip();
+        boolean echo = overReply && userWords(text, host.echoWords()).isEmpty();
         resetUtterance();
+        if (echo) {
+            return;         // begun over a reply and made only of Parley's own words: its echo, not a turn
+        }
         host.userTurn(new Transcript.Final(text), speechEnd, stamp);
     }
 
@@ -220,5 +357,9 @@ final class ListenLoop implements Runnable {
         lastVoiced = -1;
         lastPartial = "";
         tentativeSent = false;
+        overReply = false;
+        holding = false;
+        holdMillis = 0;
+        nearEndMillis = 0;
     }
 }

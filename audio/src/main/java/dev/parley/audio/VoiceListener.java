@@ -31,6 +31,13 @@ public interface VoiceListener {
     default void bargeIn(long turn) {
     }
 
+    /**
+     * Full duplex: speech over the reply of {@code turn} holds it ({@code held}) until words confirm a barge-in, or
+     * the reply resumes because none came (a false interruption: a cough, a knock).
+     */
+    default void replyHeld(long turn, boolean held) {
+    }
+
     /** A turn finished (normally or interrupted); its latency stamps are in the exchange. */
     default void turnFinished(Exchange exchange) {
     }

@@ -4,11 +4,24 @@ import dev.parley.audio.asr.RecognitionStream;
 import dev.parley.audio.asr.SpeechRecognizer;
 import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.capture.AudioSource;
+import dev.parley.audio.frontend.AudioFrontEnd;
+import dev.parley.audio.frontend.FrontEndSource;
+import dev.parley.audio.frontend.FrontEndStats;
+import dev.parley.audio.frontend.PassThroughFrontEnd;
 import dev.parley.audio.playback.AudioSink;
+import dev.parley.audio.playback.PlaybackTap;
 import dev.parley.audio.text.SentenceSplitter;
+import dev.parley.audio.text.SpeechNormalizer;
 import dev.parley.audio.tts.SpeechSynthesizer;
+import dev.parley.audio.vad.EnergyVad;
+import dev.parley.audio.vad.VoiceActivityDetector;
 import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,18 +37,28 @@ import java.util.function.Consumer;
  * exchange stays in {@link #history()}. Every turn's stage stamps are reported as a
  * {@link TurnLatency} in {@link VoiceListener#turnFinished}.
  *
+ * <p>Every captured frame goes through the {@link AudioFrontEnd} first, which hears what the sink plays through
+ * the sink's {@link PlaybackTap}. Where it cancels echo and half-duplex is off, the loop is full duplex (see
+ * {@link ListenLoop}): speech over a reply holds it, words stop it, no words resume it.
+ *
  * <p>The pipeline owns the components it is given and closes them all in {@link #close()}.
  */
 public final class VoicePipeline implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(VoicePipeline.class.getName());
     private static final Turn NO_MORE_TURNS = new Turn(-1, "", -1, -1);
 
-    private final AudioSource source;
+    private final AudioSource rawSource;
+    private AudioSource source;
     private final SpeechRecognizer recognizer;
     private final Responder responder;
     private final SpeechSynthesizer synthesizer;
     private final AudioSink sink;
     private final VoiceSettings settings;
+    private final AudioFrontEnd frontEnd;
+    private final VoiceActivityDetector vad;
+    /** The sentences Parley spoke last (the echo words of full duplex). */
+    private final Deque<String> spokenLately = new ArrayDeque<>();
+    private final SpeechNormalizer normalizer = new SpeechNormalizer();
     private final List<VoiceListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Exchange> history = new CopyOnWriteArrayList<>();
     private final BlockingQueue<Turn> turns;
@@ -53,8 +76,27 @@ public final class VoicePipeline implements AutoCloseable {
     private volatile boolean running;
     private boolean closed;
 
+    /** A pipeline without audio front end (pass-through: half-duplex) and with the energy VAD. */
     public VoicePipeline(AudioSource source, SpeechRecognizer recognizer, Responder responder,
                          SpeechSynthesizer synthesizer, AudioSink sink, VoiceSettings settings) {
+        this(source, recognizer, responder, synthesizer, sink, settings,
+                new PassThroughFrontEnd("no audio front end (half-duplex)"), new EnergyVad(settings.vad()));
+    }
+
+    /**
+     * @param frontEnd cleans every captured frame; it is given the sink's playback as its echo reference
+     * @param vad      the voice-activity detector on the cleaned frames
+     */
+    public VoicePipeline(AudioSource source, SpeechRecognizer recognizer, Responder responder,
+                         SpeechSynthesizer synthesizer, AudioSink sink, VoiceSettings settings,
+                         AudioFrontEnd frontEnd, VoiceActivityDetector vad) {
+        if (source.sampleRate() != AudioFrontEnd.SAMPLE_RATE && frontEnd.cancelsEcho()) {
+            throw new IllegalArgumentException("expected " + AudioFrontEnd.SAMPLE_RATE
+                    + " Hz capture for the audio front end but found " + source.sampleRate() + " Hz");
+        }
+        this.frontEnd = frontEnd;
+        this.vad = vad;
+        this.rawSource = source;
         this.source = source;
         this.recognizer = recognizer;
         this.responder = responder;
@@ -65,6 +107,12 @@ public final class VoicePipeline implements AutoCloseable {
         this.speak = new SpeakStage(synthesizer, sink, settings.queueCapacity(), new SpeakStage.Host() {
             @Override
             public void speaking(Turn t, String sentence) {
+                synchronized (spokenLately) {
+                    spokenLately.addLast(sentence + " " + normalizer.normalize(sentence));
+                    while (spokenLately.size() > 3) {
+                        spokenLately.removeFirst();
+                    }
+                }
                 fire(l -> l.speaking(t.id, sentence));
             }
 
@@ -91,7 +139,13 @@ public final class VoicePipeline implements AutoCloseable {
             throw new IllegalStateException(closed ? "the voice pipeline is closed" : "the voice pipeline is already running");
         }
         stream = recognizer.openStream(source.sampleRate());
-        listen = new ListenLoop(source, stream, settings, new ListenHost());
+        if (!(frontEnd instanceof PassThroughFrontEnd)) {
+            source = new FrontEndSource(rawSource, frontEnd, settings.queueCapacity() * 4);
+        }
+        AudioSource cleaned = source;
+        listen = new ListenLoop(source, stream, settings, new ListenHost(), frontEnd, vad,
+                () -> cleaned instanceof FrontEndSource f ? f.lastReductionDb() : 0);
+        sink.tap(frontEnd);
         running = true;
         respondThread = Thread.ofPlatform().name("parley-respond").daemon().start(this::respondLoop);
         speak.start();
@@ -125,6 +179,26 @@ public final class VoicePipeline implements AutoCloseable {
         return new Speculation(speculated.get(), confirmed.get());
     }
 
+    /** The audio front end's live figures (echo return loss enhancement, delay). */
+    public FrontEndStats frontEndStats() {
+        return frontEnd.stats();
+    }
+
+    /** What the front end does (or why it does less than asked). */
+    public String frontEndDescription() {
+        return frontEnd.description();
+    }
+
+    /** Whether the loop listens while it talks: echo is cancelled and half-duplex is off. */
+    public boolean fullDuplex() {
+        return !settings.halfDuplex() && frontEnd.cancelsEcho();
+    }
+
+    /** The VAD's name ("energy", "silero"). */
+    public String vadName() {
+        return vad.name();
+    }
+
     /** Frames the capture dropped because the pipeline fell behind. */
     public long droppedFrames() {
         return source.droppedFrames();
@@ -139,6 +213,35 @@ public final class VoicePipeline implements AutoCloseable {
         @Override
         public void bargeIn() {
             VoicePipeline.this.bargeIn();
+        }
+
+        @Override
+        public void pauseReply() {
+            sink.pause();
+            Turn t = current.get();
+            fire(l -> l.replyHeld(t == null ? -1 : t.id, true));
+        }
+
+        @Override
+        public void resumeReply() {
+            sink.resume();
+            Turn t = current.get();
+            fire(l -> l.replyHeld(t == null ? -1 : t.id, false));
+        }
+
+        @Override
+        public Set<String> echoWords() {
+            Set<String> words = new HashSet<>();
+            synchronized (spokenLately) {
+                for (String sentence : spokenLately) {
+                    for (String w : sentence.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}']+")) {
+                        if (!w.isEmpty()) {
+                            words.add(w);
+                        }
+                    }
+                }
+            }
+            return words;
         }
 
         @Override
@@ -383,8 +486,11 @@ public final class VoicePipeline implements AutoCloseable {
         if (stream != null) {
             stream.close();
         }
+        sink.tap(PlaybackTap.NONE);
         recognizer.close();
         synthesizer.close();
+        frontEnd.close();
+        vad.close();
         try {
             sink.close();
         } catch (IOException e) {

@@ -12,6 +12,12 @@ import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.capture.MicrophoneSource;
 import dev.parley.audio.capture.RealTimeSource;
 import dev.parley.audio.capture.WavFileSource;
+import dev.parley.audio.frontend.AudioFrontEnd;
+import dev.parley.audio.frontend.FrontEndSettings;
+import dev.parley.audio.frontend.FrontEnds;
+import dev.parley.audio.frontend.NoiseSuppression;
+import dev.parley.audio.vad.EnergyVad;
+import dev.parley.audio.vad.VoiceActivityDetector;
 import dev.parley.audio.playback.AudioSink;
 import dev.parley.audio.playback.SpeakerSink;
 import dev.parley.audio.playback.WavFileSink;
@@ -35,7 +41,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "talk", mixinStandardHelpOptions = true, defaultValueProvider = OptionDefaults.Chat.class,
         description = {"Talks with the model: speak, and it answers aloud (microphone -> Vosk -> model -> MaryTTS -> speaker).",
-            "Half-duplex: there is no echo cancellation, so speaking over a reply interrupts it (use headphones).",
+            "Full duplex with echo cancellation (WebRTC AEC3): speak over a reply to interrupt it; a cough does not.",
             "Prints partial transcripts (stderr), your words, the reply and the latency of each stage after each turn.",
             "Ctrl-D or /exit ends it; with --push-to-talk, Enter starts and Enter ends your turn.",
             "Typed chat works without audio: parley chat."})
@@ -84,6 +90,23 @@ final class TalkCommand implements Callable<Integer> {
                     + "(0 = off; default: ${DEFAULT-VALUE}).")
     int speculate;
 
+    @Option(names = "--aec", paramLabel = "on|off", defaultValue = "on",
+            description = "Echo cancellation (WebRTC AEC3) on the microphone (default: ${DEFAULT-VALUE}); off makes "
+                    + "the loop half-duplex.")
+    String aec;
+
+    @Option(names = "--noise-suppression", paramLabel = "LEVEL", defaultValue = "off",
+            description = "Noise suppression: off, low, moderate, high, very-high (default: ${DEFAULT-VALUE}).")
+    String noiseSuppression;
+
+    @Option(names = "--half-duplex", description = "Do not listen while speaking: only a loud voice interrupts a reply, "
+            + "and nothing said over it is transcribed (default: full duplex when echo cancellation runs).")
+    boolean halfDuplex;
+
+    @Option(names = "--vad", paramLabel = "energy|silero", defaultValue = "energy",
+            description = "Voice activity detector (default: ${DEFAULT-VALUE}).")
+    String vadName;
+
     @Option(names = "--input", paramLabel = "FILE.wav",
             description = "Say this recording instead of listening to the microphone (played in real time; for demos and tests).")
     Path input;
@@ -122,7 +145,10 @@ final class TalkCommand implements Callable<Integer> {
             throw new UsageException("--push-to-talk needs a microphone: leave it out with --input");
         }
         VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(endSilence).withSpeculation(speculate)
-                .withMode(pushToTalk ? VoiceSettings.Mode.PUSH_TO_TALK : VoiceSettings.Mode.HANDS_FREE);
+                .withMode(pushToTalk ? VoiceSettings.Mode.PUSH_TO_TALK : VoiceSettings.Mode.HANDS_FREE)
+                .withHalfDuplex(halfDuplex);
+        frontEndSettings();     // checks --aec and --noise-suppression before anything slow
+        checkVad();
         Path voskDir = VoskModelChoice.choose(voskModel, storeArgs);
         VoskRecognizer.checkModelFolder(voskDir);
         ScriptedSpeechSource script = input == null ? null
@@ -181,11 +207,16 @@ final class TalkCommand implements Callable<Integer> {
             throw e;
         }
         VoiceTurnPrinter printer = new VoiceTurnPrinter(terminal.out(), terminal.err());
-        try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings)) {
+        AudioFrontEnd frontEnd = FrontEnds.open(frontEndSettings());
+        VoiceActivityDetector vad = new EnergyVad(settings.vad());
+        try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings, frontEnd, vad)) {
             pipeline.addListener(printer);
             pipeline.start();
             terminal.err().println("parley: listening" + (pushToTalk ? " (press Enter to talk, Enter again to end your turn)" : "")
-                    + "; half-duplex, no echo cancellation: speaking over a reply interrupts it");
+                    + "; " + frontEnd.description() + "; " + (pipeline.fullDuplex()
+                    ? "full duplex: speak over a reply to interrupt it"
+                    : "half-duplex: speaking over a reply interrupts it, nothing said over it is transcribed")
+                    + "; VAD " + vad.name());
             if (script != null) {
                 script.awaitEnd();
                 if (!printer.awaitReplies(120_000)) {
@@ -194,6 +225,32 @@ final class TalkCommand implements Callable<Integer> {
             } else {
                 readControls(pipeline);
             }
+        }
+    }
+
+    /** The front end asked for by --aec and --noise-suppression. */
+    FrontEndSettings frontEndSettings() {
+        boolean on = switch (aec.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new UsageException("--aec must be on or off, found '" + aec + "'");
+        };
+        NoiseSuppression ns;
+        try {
+            ns = NoiseSuppression.parse(noiseSuppression);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--noise-suppression: " + e.getMessage(), e);
+        }
+        return FrontEndSettings.defaults().withEchoCancellation(on).withNoiseSuppression(ns);
+    }
+
+    private void checkVad() {
+        switch (vadName.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "energy" -> {
+            }
+            case "silero" -> throw new UsageException("--vad silero is not in this build yet (the Silero VAD is on its "
+                    + "way); use --vad energy");
+            default -> throw new UsageException("--vad must be energy or silero, found '" + vadName + "'");
         }
     }
 

@@ -26,6 +26,29 @@ public interface AudioSink extends AutoCloseable {
     /** Total samples handed to the device so far (at the sink's own rate). */
     long samplesWritten();
 
+    /**
+     * Hands every piece to {@code tap} at the moment it goes to the device, and each stop ({@link PlaybackTap}); one
+     * tap at a time, {@link PlaybackTap#NONE} removes it.
+     */
+    void tap(PlaybackTap tap);
+
+    /**
+     * Holds playback where it is (a possible barge-in is being checked): queued audio stays queued and nothing new
+     * goes to the device until {@link #resume()}; what was already handed to the device (at most one lead, tens of
+     * ms) plays out. Unpaced sinks ignore it.
+     */
+    default void pause() {
+    }
+
+    /** Continues after {@link #pause()} from where playback was held. */
+    default void resume() {
+    }
+
+    /** Whether playback is held by {@link #pause()}. */
+    default boolean isPaused() {
+        return false;
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -21,7 +21,9 @@ import javax.sound.sampled.SourceDataLine;
  * thread takes chunks from a queue in order (so sentences neither overlap nor leave gaps) and writes
  * them in {@value #PIECE_MILLIS} ms pieces, never more than {@value #LEAD_MILLIS} ms ahead of a
  * real-time clock: devices with deep buffers (or none, like a file-backed ALSA device) then still
- * stop within a piece when {@link #stopNow()} flushes the line and the queue.
+ * stop within a piece when {@link #stopNow()} flushes the line and the queue. Each piece goes to the
+ * {@link PlaybackTap} as it is handed to the line (the echo canceller's reference); {@link #pause()} holds the
+ * writer before its next piece.
  */
 public final class SpeakerSink implements AudioSink {
     static final int PIECE_MILLIS = 20;
@@ -51,6 +53,8 @@ public final class SpeakerSink implements AudioSink {
     private long clockStart;                // nanoTime when the current run of audio started
     private long clockFrames;               // frames written since clockStart
     private volatile long totalFrames;
+    private volatile PlaybackTap tap = PlaybackTap.NONE;
+    private volatile boolean paused;
     private Resampler resampler;
 
     private SpeakerSink(SourceDataLine line, int queueChunks) {
@@ -95,6 +99,20 @@ public final class SpeakerSink implements AudioSink {
                 + ": expected a 16-bit mono output line but " + (last == null ? "found none" : "got: " + last.getMessage()), last);
     }
 
+    /**
+     * Plays on {@code line}, already opened for 16-bit mono PCM by the caller (a device opened some other way, or a
+     * simulated one in tests); the sink starts it and closes it on {@link #close()}.
+     */
+    public static SpeakerSink onLine(SourceDataLine line) {
+        AudioFormat f = line.getFormat();
+        if (!line.isOpen() || f.getChannels() != 1 || f.getSampleSizeInBits() != 16 || f.isBigEndian()
+                || f.getEncoding() != AudioFormat.Encoding.PCM_SIGNED) {
+            throw new IllegalArgumentException("expected an open 16-bit little-endian mono PCM line but found "
+                    + (line.isOpen() ? f : "a closed line"));
+        }
+        return new SpeakerSink(line, 256);
+    }
+
     /** Names of the mixers that can play audio (for a device chooser). */
     public static List<String> playbackDevices() {
         List<String> names = new ArrayList<>();
@@ -126,11 +144,44 @@ public final class SpeakerSink implements AudioSink {
     }
 
     @Override
+    public void tap(PlaybackTap tap) {
+        this.tap = tap == null ? PlaybackTap.NONE : tap;
+    }
+
+    @Override
+    public void pause() {
+        lock.lock();
+        try {
+            paused = true;
+            wake.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void resume() {
+        lock.lock();
+        try {
+            paused = false;
+            wake.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean isPaused() {
+        return paused;
+    }
+
+    @Override
     public void stopNow() {
         List<Item> dropped = new ArrayList<>();
         lock.lock();
         try {
             epoch++;
+            paused = false;
             queue.drainTo(dropped);
             line.stop();
             line.flush();
@@ -140,6 +191,7 @@ public final class SpeakerSink implements AudioSink {
             if (resampler != null) {
                 resampler.reset();
             }
+            tap.flushed();
             wake.signalAll();
         } finally {
             lock.unlock();
@@ -220,6 +272,9 @@ public final class SpeakerSink implements AudioSink {
             int n = Math.min(pieceBytes, bytes.length - off);
             lock.lock();
             try {
+                while (paused && c.epoch() == epoch) {
+                    wake.await();
+                }
                 if (c.epoch() != epoch) {
                     return;
                 }
@@ -236,7 +291,11 @@ public final class SpeakerSink implements AudioSink {
                 if (c.epoch() != epoch) {
                     return;
                 }
+                long startsAt = clockStart + framesToNanos(clockFrames);
                 clockFrames += n / 2;
+                // Under the lock: once stopNow() returns, no piece of the stopped audio reaches the tap. This
+                // piece is written even if a stop comes before the write, and then it does sound (after the flush).
+                tap.played(PcmAudio.fromLittleEndianBytes(bytes, off, n, sampleRate), startsAt);
             } finally {
                 lock.unlock();
             }

@@ -9,13 +9,15 @@ import java.nio.file.Path;
 /**
  * An {@link AudioSink} that writes a 16-bit mono WAV file (for {@code parley say --out}). Audio is
  * written at once, unpaced, and resampled to the file's rate if needed; markers run at once;
- * {@link #stopNow()} cannot take back what was written. The header is completed on close.
+ * {@link #stopNow()} cannot take back what was written. The {@link PlaybackTap} hears each piece as it is
+ * written (unpaced: a whole reply at once). The header is completed on close.
  */
 public final class WavFileSink implements AudioSink {
     private final RandomAccessFile file;
     private final int sampleRate;
     private Resampler resampler;
     private long samples;
+    private volatile PlaybackTap tap = PlaybackTap.NONE;
 
     public WavFileSink(Path path, int sampleRate) throws IOException {
         this.sampleRate = sampleRate;
@@ -39,6 +41,12 @@ public final class WavFileSink implements AudioSink {
             throw new java.io.UncheckedIOException("cannot write the WAV file: " + e.getMessage(), e);
         }
         samples += a.length();
+        tap.played(a);
+    }
+
+    @Override
+    public void tap(PlaybackTap tap) {
+        this.tap = tap == null ? PlaybackTap.NONE : tap;
     }
 
     @Override

@@ -10,6 +10,10 @@ import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.capture.MicrophoneSource;
+import dev.parley.audio.frontend.FrontEndSettings;
+import dev.parley.audio.frontend.FrontEndStats;
+import dev.parley.audio.frontend.FrontEnds;
+import dev.parley.audio.vad.EnergyVad;
 import dev.parley.audio.playback.SpeakerSink;
 import dev.parley.audio.tts.SpeechSynthesizer;
 import java.io.IOException;
@@ -26,7 +30,8 @@ import java.util.function.Consumer;
  * Spoken turns go to {@link SpokenTurns} (the chat service: stored marked spoken), live state to
  * {@link VoiceEvents}, each finished exchange (with its stage latencies) to the exchange listeners and,
  * paired with the chat turn that answered it, to {@link SpokenTurns#measured}.
- * Half-duplex: there is no echo cancellation, so Parley's own voice is not transcribed while it talks.
+ * Every captured frame goes through the same audio front end as {@code parley talk} ({@link FrontEnds}: WebRTC echo
+ * cancellation, full duplex where it runs, half-duplex where it cannot load).
  * Switching hands-free on or off restarts the pipeline in the other mode.
  */
 public final class PipelineVoice implements VoiceControl {
@@ -41,6 +46,7 @@ public final class PipelineVoice implements VoiceControl {
     private SpokenTurns turns;
     private VoiceEvents events;
     private volatile boolean muted;
+    private FrontEndSettings frontEnd = FrontEndSettings.defaults();
 
     /**
      * @param voskModel    Vosk model folder
@@ -107,7 +113,7 @@ public final class PipelineVoice implements VoiceControl {
             if (voiceTurn >= 0 && chatTurn >= 0) {
                 link.answered(voiceTurn, chatTurn);
             }
-        }, new KeepOpenSynthesizer(tts), sink, settings);
+        }, new KeepOpenSynthesizer(tts), sink, settings, FrontEnds.open(frontEnd), new EnergyVad(settings.vad()));
         pipeline.addListener(new Events(events, link, replying));
         pipeline.start();
     }
@@ -146,6 +152,16 @@ public final class PipelineVoice implements VoiceControl {
         if (pipeline != null) {
             pipeline.interrupt();
         }
+    }
+
+    /** The front end the next start uses (a running loop keeps its own until restarted). */
+    public synchronized void frontEndSettings(FrontEndSettings settings) {
+        this.frontEnd = settings;
+    }
+
+    /** The echo canceller's live figures (ERLE, delay) for the dashboard, or none while the loop is stopped. */
+    public synchronized Optional<FrontEndStats> frontEndStats() {
+        return pipeline == null ? Optional.empty() : Optional.of(pipeline.frontEndStats());
     }
 
     /** Whether the loop is listening. */

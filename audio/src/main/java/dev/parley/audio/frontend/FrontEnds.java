@@ -1,0 +1,52 @@
+package dev.parley.audio.frontend;
+
+/**
+ * Opens the front end the settings ask for: {@link WebRtcFrontEnd}, or, where WebRTC's native library cannot load
+ * (on Linux it needs {@code libpulse.so.0}: {@code apt-get install libpulse0}), a {@link PassThroughFrontEnd}
+ * whose {@link AudioFrontEnd#description()} says why, and the loop then runs half-duplex.
+ */
+public final class FrontEnds {
+    private static final System.Logger LOG = System.getLogger(FrontEnds.class.getName());
+
+    private FrontEnds() {
+    }
+
+    /** The front end for {@code settings}; never throws for a missing native library. */
+    public static AudioFrontEnd open(FrontEndSettings settings) {
+        if (!settings.anyProcessing()) {
+            return new PassThroughFrontEnd("audio front end off (no echo cancellation: half-duplex)");
+        }
+        loadVoskFirst();
+        try {
+            return new WebRtcFrontEnd(settings);
+        } catch (LinkageError | RuntimeException e) {
+            String reason = "echo cancellation unavailable (WebRTC audio processing could not load: " + cause(e)
+                    + "; on Linux install libpulse0): half-duplex";
+            LOG.log(System.Logger.Level.WARNING, reason);
+            return new PassThroughFrontEnd(reason);
+        }
+    }
+
+    /**
+     * libwebrtc-java.so exports its own {@code malloc}/{@code free}; a libvosk.so loaded after it binds to them and
+     * breaks (measured here: Vosk could no longer parse its model's config, then glibc aborted with "munmap_chunk():
+     * invalid pointer"). Loaded before it, Vosk keeps glibc's allocator; so Vosk's library is loaded first when it is
+     * on the class path.
+     */
+    private static void loadVoskFirst() {
+        try {
+            Class.forName("org.vosk.LibVosk", true, FrontEnds.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            // no Vosk here, or it cannot load: nothing to protect
+        }
+    }
+
+    private static String cause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage();
+        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+}

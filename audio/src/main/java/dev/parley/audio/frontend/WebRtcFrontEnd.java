@@ -1,0 +1,245 @@
+package dev.parley.audio.frontend;
+
+import dev.onvoid.webrtc.media.audio.AudioProcessing;
+import dev.onvoid.webrtc.media.audio.AudioProcessingConfig;
+import dev.onvoid.webrtc.media.audio.AudioProcessingStats;
+import dev.onvoid.webrtc.media.audio.AudioProcessingStreamConfig;
+import dev.parley.audio.LevelMeter;
+import dev.parley.audio.PcmAudio;
+import java.util.Arrays;
+
+/**
+ * The front end on WebRTC's AudioProcessing (webrtc-java): AEC3 echo cancellation, noise suppression, high-pass
+ * filter and adaptive digital gain, per {@link FrontEndSettings}, on 10 ms frames at 16 kHz mono.
+ *
+ * <p>Threads. WebRTC's native module takes render and capture calls from two threads (it has a render and a
+ * capture lock; its own locking test drives them from two threads), but webrtc-java adds no locking of its own and
+ * {@code getStatistics()} writes into one shared Java object. So every native call is made here on the capture
+ * thread: the sink's thread only lays the render reference on the capture's timeline ({@link RenderTimeline}), and
+ * each captured 10 ms frame first takes the 10 ms of render that sounded at the same time (silence when nothing
+ * played) through {@code processReverseStream}, then goes through {@code processStream}. So render and capture stay in
+ * step, silence included, even when the capture thread falls behind. {@link #close} waits for a frame in progress.
+ */
+public final class WebRtcFrontEnd implements AudioFrontEnd {
+    private static final System.Logger LOG = System.getLogger(WebRtcFrontEnd.class.getName());
+    /** Render reference kept: how far the capture thread may fall behind (4 s) before its render is lost. */
+    private static final int RENDER_CAPACITY = 4 * SAMPLE_RATE;
+    private static final int STATS_EVERY_FRAMES = 50;
+    private static final int RENDER_LEVEL_FRAMES = 30;
+
+    private final FrontEndSettings settings;
+    private final AudioProcessing apm;
+    private final AudioProcessingStreamConfig streamConfig = new AudioProcessingStreamConfig(SAMPLE_RATE, 1);
+    private final FrameChunker chunker = new FrameChunker(FRAME_SAMPLES);
+    private final RenderTimeline render;
+    private long capturePosition;
+    private long received;
+    private final short[] frame = new short[FRAME_SAMPLES];
+    private final short[] renderFrame = new short[FRAME_SAMPLES];
+    private final byte[] in = new byte[2 * FRAME_SAMPLES];
+    private final byte[] out = new byte[2 * FRAME_SAMPLES];
+    private final byte[] renderIn = new byte[2 * FRAME_SAMPLES];
+    private final byte[] renderOut = new byte[2 * FRAME_SAMPLES];
+    private final double[] renderLevels = new double[RENDER_LEVEL_FRAMES];
+    private int renderLevelIndex;
+    private volatile double renderLevel = LevelMeter.SILENCE_DBFS;
+    private volatile FrontEndStats stats;
+    private long frames;
+    private long errors;
+    /** Energy in and out over the frames with playback (smoothed), for {@link #echoConverged()}. */
+    private double playingIn;
+    private double playingOut;
+    private int playingFrames;
+    private volatile boolean converged;
+    private boolean closed;
+
+    /**
+     * Creates the native module. Throws {@link LinkageError} (or a {@link RuntimeException}) where the native
+     * library cannot load: {@link FrontEnds#open} turns that into the pass-through front end.
+     */
+    public WebRtcFrontEnd(FrontEndSettings settings) {
+        this(settings, System::nanoTime);
+    }
+
+    /** With the clock that times playback against capture (a simulated one in tests). */
+    WebRtcFrontEnd(FrontEndSettings settings, java.util.function.LongSupplier nanoClock) {
+        this.settings = settings;
+        this.render = new RenderTimeline(RENDER_CAPACITY, nanoClock);
+        Arrays.fill(renderLevels, LevelMeter.SILENCE_DBFS);
+        this.apm = new AudioProcessing();
+        AudioProcessingConfig c = new AudioProcessingConfig();
+        c.echoCanceller.enabled = settings.echoCancellation();
+        c.echoCanceller.enforceHighPassFiltering = settings.echoCancellation();
+        c.highPassFilter.enabled = settings.highPassFilter();
+        c.noiseSuppression.enabled = settings.noiseSuppression() != NoiseSuppression.OFF;
+        if (c.noiseSuppression.enabled) {
+            c.noiseSuppression.level = switch (settings.noiseSuppression()) {
+                case LOW -> AudioProcessingConfig.NoiseSuppression.Level.LOW;
+                case MODERATE -> AudioProcessingConfig.NoiseSuppression.Level.MODERATE;
+                case HIGH -> AudioProcessingConfig.NoiseSuppression.Level.HIGH;
+                case VERY_HIGH, OFF -> AudioProcessingConfig.NoiseSuppression.Level.VERY_HIGH;
+            };
+        }
+        c.gainControl.enabled = settings.gainControl();
+        c.gainControl.adaptiveDigital.enabled = settings.gainControl();
+        apm.applyConfig(c);
+        stats = new FrontEndStats(settings.echoCancellation(), 0, 0, 0, 0);
+    }
+
+    @Override
+    public void played(PcmAudio audio) {
+        if (settings.echoCancellation()) {
+            render.add(audio, Long.MIN_VALUE);
+        }
+    }
+
+    @Override
+    public void played(PcmAudio audio, long startsAtNanos) {
+        if (settings.echoCancellation()) {
+            render.add(audio, startsAtNanos);
+        }
+    }
+
+    @Override
+    public void flushed() {
+        render.flush();
+    }
+
+    @Override
+    public synchronized PcmAudio process(PcmAudio captured) {
+        if (captured.sampleRate() != SAMPLE_RATE) {
+            throw new IllegalArgumentException("expected " + SAMPLE_RATE + " Hz capture audio but found "
+                    + captured.sampleRate() + " Hz");
+        }
+        received += captured.length();
+        render.captured(received);
+        int ready = chunker.add(captured.samples());
+        short[] result = new short[ready * FRAME_SAMPLES];
+        for (int f = 0; f < ready && chunker.next(frame); f++) {
+            if (closed) {
+                System.arraycopy(frame, 0, result, f * FRAME_SAMPLES, FRAME_SAMPLES);
+                continue;
+            }
+            if (settings.echoCancellation()) {
+                render.take(capturePosition, renderFrame);
+                noteRenderLevel();
+                toBytes(renderFrame, renderIn);
+                check(apm.processReverseStream(renderIn, streamConfig, streamConfig, renderOut), "processReverseStream");
+            }
+            toBytes(frame, in);
+            int rc = apm.processStream(in, streamConfig, streamConfig, out);
+            if (check(rc, "processStream")) {
+                fromBytes(out, result, f * FRAME_SAMPLES);
+                if (settings.echoCancellation()) {
+                    noteConvergence(result, f * FRAME_SAMPLES);
+                }
+            } else {
+                System.arraycopy(frame, 0, result, f * FRAME_SAMPLES, FRAME_SAMPLES);
+            }
+            capturePosition += FRAME_SAMPLES;
+            frames++;
+            if (frames % STATS_EVERY_FRAMES == 0) {
+                updateStats();
+            }
+        }
+        return new PcmAudio(result, SAMPLE_RATE);
+    }
+
+    /** Frames with playback above -50 dBFS count towards convergence: 10 dB removed over at least a second. */
+    private void noteConvergence(short[] cleaned, int offset) {
+        if (converged || LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES) < -50) {
+            return;
+        }
+        double in = 0;
+        double out = 0;
+        for (int i = 0; i < FRAME_SAMPLES; i++) {
+            in += (double) frame[i] * frame[i];
+            out += (double) cleaned[offset + i] * cleaned[offset + i];
+        }
+        playingIn = 0.98 * playingIn + in;      // about the last half second
+        playingOut = 0.98 * playingOut + out;
+        playingFrames++;
+        if (playingFrames >= 100 && playingIn > 0 && playingIn >= 10 * Math.max(playingOut, 1)) {
+            converged = true;
+            LOG.log(System.Logger.Level.DEBUG, "echo canceller converged after " + playingFrames + " frames of playback");
+        }
+    }
+
+    @Override
+    public boolean echoConverged() {
+        return converged;
+    }
+
+    private void noteRenderLevel() {
+        renderLevels[renderLevelIndex] = LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES);
+        renderLevelIndex = (renderLevelIndex + 1) % renderLevels.length;
+        double max = LevelMeter.SILENCE_DBFS;
+        for (double l : renderLevels) {
+            max = Math.max(max, l);
+        }
+        renderLevel = max;
+    }
+
+    /** True when {@code rc} is WebRTC's "no error"; other codes are logged once and the frame passes unchanged. */
+    private boolean check(int rc, String call) {
+        if (rc == 0) {
+            return true;
+        }
+        if (errors++ == 0) {
+            LOG.log(System.Logger.Level.WARNING, "WebRTC audio processing: " + call + " returned error " + rc
+                    + "; the frame passes unprocessed (logged once)");
+        }
+        return false;
+    }
+
+    private void updateStats() {
+        AudioProcessingStats s = apm.getStatistics();
+        stats = new FrontEndStats(settings.echoCancellation(), s.echoReturnLossEnhancement, s.echoReturnLoss,
+                s.delayMs, frames);
+    }
+
+    private static void toBytes(short[] s, byte[] b) {
+        for (int i = 0; i < s.length; i++) {
+            b[2 * i] = (byte) s[i];
+            b[2 * i + 1] = (byte) (s[i] >> 8);
+        }
+    }
+
+    private static void fromBytes(byte[] b, short[] s, int offset) {
+        for (int i = 0; i < b.length / 2; i++) {
+            s[offset + i] = (short) ((b[2 * i] & 0xff) | (b[2 * i + 1] << 8));
+        }
+    }
+
+    @Override
+    public boolean cancelsEcho() {
+        return settings.echoCancellation();
+    }
+
+    @Override
+    public String description() {
+        return "WebRTC audio processing: echo cancellation " + (settings.echoCancellation() ? "on" : "off")
+                + ", noise suppression " + settings.noiseSuppression().label()
+                + ", high-pass filter " + (settings.highPassFilter() ? "on" : "off")
+                + ", gain control " + (settings.gainControl() ? "on" : "off");
+    }
+
+    @Override
+    public double renderLevelDbfs() {
+        return renderLevel;
+    }
+
+    @Override
+    public FrontEndStats stats() {
+        FrontEndStats s = stats;
+        return new FrontEndStats(s.echoCancelling(), s.erleDb(), s.echoReturnLossDb(), s.delayMs(), frames);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            apm.dispose();
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package dev.parley.audio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.parley.audio.asr.Transcript;
+import dev.parley.audio.asr.VoskRecognizer;
+import dev.parley.audio.capture.AudioSource;
+import dev.parley.audio.capture.WavFileSource;
+import dev.parley.audio.frontend.AudioFrontEnd;
+import dev.parley.audio.frontend.FrontEndSettings;
+import dev.parley.audio.frontend.FrontEnds;
+import dev.parley.audio.frontend.SyntheticRoom;
+import dev.parley.audio.playback.SpeakerSink;
+import dev.parley.audio.tts.MaryTtsSynthesizer;
+import dev.parley.audio.vad.EnergyVad;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole loop in full duplex in a simulated room (in process, real time): real WebRTC, Vosk, MaryTTS and
+ * {@link SpeakerSink}; the speaker's sound comes back to the microphone through a synthetic impulse response, as
+ * loud as the user. The reply is made of sentences the fixture recognizer knows, so any echo that got through
+ * would be heard as words.
+ */
+class FullDuplexPipelineTest {
+    private static final String REPLY = "Hello. How are you? Thank you. Tell me a joke. Goodbye. Hello. How are you? "
+            + "Thank you. Goodbye. Hello. How are you? Thank you. Tell me a joke. Goodbye.";
+    private static final int SENTENCES = 14;
+    /** When the user's sound comes, after the reply first sounded: after the canceller's first convergence. */
+    private static final int DURING_MILLIS = 7000;
+    private static MaryTtsSynthesizer tts;
+
+    @BeforeAll
+    static void startTts() throws Exception {
+        SharedFixtures.require("vosk/model-assistant");
+        tts = MaryTtsSynthesizer.start();
+    }
+
+    @AfterAll
+    static void stopTts() {
+        if (tts != null) {
+            tts.close();
+        }
+    }
+
+    /** What MaryTTS says for {@code text}, at 16 kHz (the level the echo is calibrated on). */
+    private static short[] speech(String text) throws Exception {
+        List<PcmAudio> parts = new CopyOnWriteArrayList<>();
+        tts.synthesize(text, parts::add, new CancellationSignal());
+        return dev.parley.audio.capture.Resampler.resample(PcmAudio.join(parts, tts.sampleRate()), 16_000).samples();
+    }
+
+    private static short[] wav(String name) throws Exception {
+        return WavFileSource.load(SharedFixtures.require("vosk/wav/" + name + ".wav"), 16_000).samples();
+    }
+
+    /** What one run heard and did. */
+    private record Run(List<String> userTurns, List<Long> bargeIns, List<Exchange> history, int holds,
+                       String frontEnd) {
+    }
+
+    /**
+     * Runs the loop for {@code seconds} of room time: the user asks "what time is it" at 0.5 s, then {@code during}
+     * (if any) sounds {@code duringMillis} after the reply first sounded.
+     */
+    private Run run(short[] during, int duringMillis, double duringGain, int seconds) throws Exception {
+        short[] question = wav("espeak-ng/03-what-time-is-it");
+        SyntheticRoom shape = new SyntheticRoom(40, 200, 3);
+        double[] ir = shape.impulseResponse();
+        short[] voice = speech("How are you? Thank you. Tell me a joke.");
+        double echoGain = SyntheticRoom.rms(question, 0, question.length)
+                / SyntheticRoom.rms(shape.echo(voice, 1.0), 0, voice.length);   // echo as loud as the user
+        AudioFrontEnd fe = FrontEnds.open(FrontEndSettings.defaults());
+        assumeTrue(fe.cancelsEcho(), "skipped: " + fe.description());
+        List<String> turns = new CopyOnWriteArrayList<>();
+        List<Long> bargeIns = new CopyOnWriteArrayList<>();
+        AtomicInteger holds = new AtomicInteger();
+        CountDownLatch ended = new CountDownLatch(1);
+        LoopbackRoom room = new LoopbackRoom(ir, echoGain, seconds);
+        AudioSource roomMic = room.microphone();
+        AudioSource mic = new AudioSource() {
+            @Override
+            public int sampleRate() {
+                return roomMic.sampleRate();
+            }
+
+            @Override
+            public PcmAudio read() throws java.io.IOException, InterruptedException {
+                PcmAudio f = roomMic.read();
+                if (f == null) {
+                    ended.countDown();
+                }
+                return f;
+            }
+
+            @Override
+            public void close() throws java.io.IOException {
+                roomMic.close();
+            }
+        };
+        room.say(question, 500, 1.0);
+        if (during != null) {
+            room.sayDuringPlayback(during, duringMillis, duringGain);
+        }
+        Responder fixed = (user, out, cancel) -> out.accept(REPLY);
+        try (VoicePipeline p = new VoicePipeline(mic, VoskRecognizer.load(SharedFixtures.require("vosk/model-assistant")),
+                fixed, new KeepOpen(tts), SpeakerSink.onLine(room.speaker()), VoiceSettings.defaults(), fe,
+                new EnergyVad(VoiceSettings.defaults().vad()))) {
+            assertTrue(p.fullDuplex(), p.frontEndDescription());
+            p.addListener(new VoiceListener() {
+                @Override
+                public void userTurn(long turn, Transcript.Final text) {
+                    turns.add(text.text());
+                }
+
+                @Override
+                public void bargeIn(long turn) {
+                    bargeIns.add(turn);
+                }
+
+                @Override
+                public void replyHeld(long turn, boolean held) {
+                    if (held) {
+                        holds.incrementAndGet();
+                    }
+                }
+            });
+            p.start();
+            assertTrue(ended.await(seconds + 30L, TimeUnit.SECONDS), "the room's microphone did not end");
+            System.out.println("full duplex run: turns " + turns + ", barge-ins " + bargeIns + ", holds " + holds
+                    + ", stats " + p.frontEndStats() + ", history " + p.history());
+            return new Run(List.copyOf(turns), List.copyOf(bargeIns), p.history(), holds.get(), p.frontEndDescription());
+        }
+    }
+
+    @Test
+    void itsOwnVoiceAsLoudAsTheUserNeverInterruptsItNorBecomesATurn() throws Exception {
+        Run r = run(null, 0, 0, 22);
+        assertEquals(List.of("what time is it"), r.userTurns());
+        assertTrue(r.bargeIns().isEmpty(), "barged in on itself: " + r.bargeIns());
+        assertEquals(1, r.history().size(), r.history().toString());
+        Exchange e = r.history().getFirst();
+        assertFalse(e.interrupted(), e.toString());
+        assertEquals(SENTENCES, e.spoken().size(), "every sentence of the reply was played: " + e.spoken());
+    }
+
+    @Test
+    void theUserSpeakingOverTheReplyStopsItAndIsTheNextTurn() throws Exception {
+        Run r = run(wav("espeak-ng/05-set-a-timer-for-five-minutes"), DURING_MILLIS, 1.0, 30);
+        assertEquals(List.of("what time is it", "set a timer for five minutes"), r.userTurns());
+        assertEquals(List.of(1L), r.bargeIns());
+        assertTrue(r.history().getFirst().interrupted(), r.history().toString());
+        assertTrue(r.history().getFirst().spoken().size() < SENTENCES, r.history().toString());
+    }
+
+    @Test
+    void aKnockDuringTheReplyDoesNotLoseIt() throws Exception {
+        Run r = run(knocks(), DURING_MILLIS, 1.0, 22);
+        assertEquals(List.of("what time is it"), r.userTurns());
+        assertTrue(r.holds() >= 1, "the knocks were not heard as speech at all, so they tested nothing");
+        assertTrue(r.bargeIns().isEmpty(), r.bargeIns().toString());
+        Exchange e = r.history().getFirst();
+        assertFalse(e.interrupted(), e.toString());
+        assertEquals(SENTENCES, e.spoken().size(), "every sentence of the reply was played: " + e.spoken());
+    }
+
+    /**
+     * A knock and two coughs: a 60 ms decaying burst, then twice 250 ms of low-passed noise swelling and fading, as
+     * loud as speech. The VAD hears the coughs as speech; the recognizer finds no words in them.
+     */
+    static short[] knocks() {
+        int rate = 16_000;
+        short[] s = new short[rate * 3 / 2];
+        Random r = new Random(5);
+        double lp = 0;
+        for (int i = 0; i < rate * 60 / 1000; i++) {
+            lp = 0.7 * lp + 0.3 * r.nextGaussian();
+            s[i] = clip(12000 * lp * Math.exp(-i / (rate * 0.012)));
+        }
+        for (int c = 0; c < 2; c++) {
+            int start = rate / 4 + c * rate * 6 / 10;
+            int len = rate / 4;
+            for (int i = 0; i < len; i++) {
+                lp = 0.8 * lp + 0.2 * r.nextGaussian();
+                double env = Math.sin(Math.PI * i / len);
+                s[start + i] = clip(9000 * lp * env * env);
+            }
+        }
+        return s;
+    }
+
+    private static short clip(double v) {
+        return (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(v)));
+    }
+
+    /** The shared MaryTTS, not closed by each pipeline. */
+    private record KeepOpen(MaryTtsSynthesizer inner) implements dev.parley.audio.tts.SpeechSynthesizer {
+        @Override
+        public int sampleRate() {
+            return inner.sampleRate();
+        }
+
+        @Override
+        public void synthesize(String text, java.util.function.Consumer<PcmAudio> out, CancellationSignal cancel)
+                throws java.io.IOException {
+            inner.synthesize(text, out, cancel);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
