@@ -3,7 +3,9 @@ package dev.parley.audio.room;
 import dev.parley.audio.PcmAudio;
 import dev.parley.audio.capture.Resampler;
 import dev.parley.audio.playback.AudioSink;
+import dev.parley.audio.playback.PlaybackTap;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The loudspeaker of a {@link VirtualRoom}: like {@code SpeakerSink}, a writer thread plays queued
  * chunks in order in {@value VirtualRoom#FRAME_MILLIS} ms pieces, at most 60 ms ahead of the room's
- * clock (resampled to the room's rate); {@link #stopNow()} drops the queue and what was not played yet.
+ * clock (resampled to the room's rate); {@link #stopNow()} drops the queue and what was not played yet. Each
+ * piece goes to the {@link PlaybackTap} when it is placed, with the time it starts sounding (the echo
+ * canceller's reference); {@link #pause()} holds the writer before its next piece.
  */
 final class RoomSpeaker implements AudioSink {
     private sealed interface Item permits Chunk, Marker, Shutdown {
@@ -35,6 +39,9 @@ final class RoomSpeaker implements AudioSink {
     private volatile long written;
     private Resampler resampler;
     private final Object resamplerLock = new Object();
+    private final Object pauseLock = new Object();
+    private volatile PlaybackTap tap = PlaybackTap.NONE;
+    private volatile boolean paused;
 
     RoomSpeaker(VirtualRoom room) {
         this.room = room;
@@ -56,11 +63,36 @@ final class RoomSpeaker implements AudioSink {
     }
 
     @Override
+    public void tap(PlaybackTap t) {
+        tap = t == null ? PlaybackTap.NONE : t;
+    }
+
+    @Override
+    public void pause() {
+        paused = true;
+    }
+
+    @Override
+    public void resume() {
+        synchronized (pauseLock) {
+            paused = false;
+            pauseLock.notifyAll();
+        }
+    }
+
+    @Override
+    public boolean isPaused() {
+        return paused;
+    }
+
+    @Override
     public void stopNow() {
         List<Item> dropped = new ArrayList<>();
         epoch++;
         queue.drainTo(dropped);
         room.flush();
+        tap.flushed();
+        resume();
         synchronized (resamplerLock) {
             if (resampler != null) {
                 resampler.reset();
@@ -139,7 +171,13 @@ final class RoomSpeaker implements AudioSink {
             for (int i = 0; i < n; i++) {
                 piece[i] = s[off + i] / 32768f;
             }
-            if (!room.place(piece, () -> c.epoch() == epoch)) {
+            synchronized (pauseLock) {
+                while (paused && c.epoch() == epoch && !closed) {
+                    pauseLock.wait(50);
+                }
+            }
+            PcmAudio pcm = new PcmAudio(Arrays.copyOfRange(s, off, off + n), VirtualRoom.RATE);
+            if (!room.place(piece, () -> c.epoch() == epoch, startsAt -> tap.played(pcm, startsAt))) {
                 return;
             }
             written += n;

@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * A simulated room around a loudspeaker and a microphone, in real time, for the voice loop: a
@@ -199,10 +200,11 @@ public final class VirtualRoom implements AutoCloseable {
     // ---- the speaker's side -------------------------------------------------------------------
 
     /**
-     * Places {@code piece} on the timeline once it is at most {@link #LEAD_SAMPLES} ahead of the clock;
-     * returns false (placing nothing) if {@code current} turned false while waiting.
+     * Places {@code piece} on the timeline once it is at most {@link #LEAD_SAMPLES} ahead of the clock and
+     * tells {@code placedAt} when it starts sounding ({@link System#nanoTime()}); returns false (placing nothing)
+     * if {@code current} turned false while waiting.
      */
-    boolean place(float[] piece, BooleanSupplier current) throws InterruptedException {
+    boolean place(float[] piece, BooleanSupplier current, LongConsumer placedAt) throws InterruptedException {
         synchronized (lock) {
             while (true) {
                 if (closed || !current.getAsBoolean()) {
@@ -222,6 +224,7 @@ public final class VirtualRoom implements AutoCloseable {
                         played.add(new long[] {pos, pos + piece.length});
                     }
                     writeEnd = pos + piece.length;
+                    placedAt.accept(nanosAt(pos));      // under the lock: a stop cannot come between
                     return true;
                 }
                 long waitSamples = full ? FRAME : ahead - LEAD_SAMPLES;

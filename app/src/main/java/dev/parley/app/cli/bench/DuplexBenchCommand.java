@@ -81,8 +81,9 @@ final class DuplexBenchCommand implements Callable<Integer> {
     @Option(names = "--trials", paramLabel = "N", defaultValue = "4", description = "Trials per condition (default: ${DEFAULT-VALUE}).")
     int trials;
 
-    @Option(names = "--aec", paramLabel = "on|off", defaultValue = "off",
-            description = "Echo-cancelling front end (default: ${DEFAULT-VALUE}; off = half-duplex with the energy VAD).")
+    @Option(names = "--aec", paramLabel = "on|off", defaultValue = "on",
+            description = "WebRTC echo cancellation and full duplex (default: ${DEFAULT-VALUE}); off = no front end, "
+                    + "half-duplex with the energy VAD.")
     String aec;
 
     @Option(names = "--speech-dbfs", paramLabel = "DB", defaultValue = "-26",
@@ -116,6 +117,7 @@ final class DuplexBenchCommand implements Callable<Integer> {
         }
         DuplexFrontEnd front = frontEnd();
         VoiceSettings settings = front.settings(VoiceSettings.defaults());
+        front.open().close();       // says now, before anything slow, when echo cancellation cannot run
         if (voskModel == null || rooms == null || speechDir == null) {
             throw new UsageException("bench duplex needs --vosk-model DIR, --rooms DIR and --speech DIR (or --make-rooms DIR)");
         }
@@ -137,7 +139,7 @@ final class DuplexBenchCommand implements Callable<Integer> {
                     modelArgs.model().getFileName(), modelArgs.threads(), roomList.size(), echoDb.size(), snrDb.size(), trials,
                     front.describe());
             DuplexRun.Shared shared = new DuplexRun.Shared(loaded, modelArgs.context(), Sampler.create(sampling), maxTokens,
-                    voskModel, tts, settings, speech, plan, err);
+                    voskModel, tts, settings, front, speech, plan, err);
             List<String> rows = new ArrayList<>();
             DuplexTally total = DuplexTally.empty();
             int condition = 0;

@@ -10,6 +10,7 @@ import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.room.ScheduledSpeech;
 import dev.parley.audio.room.VirtualRoom;
 import dev.parley.audio.tts.SpeechSynthesizer;
+import dev.parley.audio.vad.EnergyVad;
 import dev.parley.engine.generate.CachedSession;
 import dev.parley.engine.sampling.Sampler;
 import java.io.IOException;
@@ -38,7 +39,7 @@ final class DuplexRun {
 
     /** What every condition shares. */
     record Shared(LoadedModel model, int context, Sampler sampler, int maxTokens, Path voskModel, SpeechSynthesizer tts,
-                  VoiceSettings settings, List<Speech> speech, DuplexPlan plan, PrintStream log) {
+                  VoiceSettings settings, DuplexFrontEnd frontEnd, List<Speech> speech, DuplexPlan plan, PrintStream log) {
     }
 
     private DuplexRun() {
@@ -55,7 +56,7 @@ final class DuplexRun {
             responder.warmUp();
             VoskRecognizer vosk = VoskRecognizer.load(s.voskModel());
             try (VoicePipeline pipeline = new VoicePipeline(room.microphone(), vosk, responder, new KeepOpenSynthesizer(s.tts()),
-                    room.speaker(), s.settings())) {
+                    room.speaker(), s.settings(), s.frontEnd().open(), new EnergyVad(s.settings().vad()))) {
                 pipeline.addListener(events);
                 pipeline.start();
                 int n = 0;
