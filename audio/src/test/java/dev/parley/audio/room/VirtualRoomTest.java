@@ -106,6 +106,53 @@ class VirtualRoomTest {
         }
     }
 
+    @Test
+    void theSpeakersTapHearsEachPieceWithItsStartAndTheStop() throws Exception {
+        ImpulseResponse ir = ImpulseResponse.dry("dry", 0, 1f, RATE);
+        PcmAudio tone = noise(48_000, 2.0, 9);
+        try (VirtualRoom room = new VirtualRoom(new VirtualRoom.Setup(ir, null, new RoomMixer.Levels3(-26, 0, 60),
+                VirtualRoom.echoLevel(tone, ir), null, 1))) {
+            java.util.List<long[]> pieces = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic.AtomicInteger();
+            room.speaker().tap(new dev.parley.audio.playback.PlaybackTap() {
+                @Override
+                public void played(PcmAudio audio) {
+                    throw new AssertionError("the room's speaker has a clock: it gives each piece's start");
+                }
+
+                @Override
+                public void played(PcmAudio audio, long startsAtNanos) {
+                    pieces.add(new long[] {startsAtNanos, audio.length(), audio.sampleRate()});
+                }
+
+                @Override
+                public void flushed() {
+                    flushes.incrementAndGet();
+                }
+            });
+            room.microphone().read();
+            room.speaker().play(tone);
+            for (int i = 0; i < 25; i++) {
+                room.microphone().read();
+            }
+            room.speaker().stopNow();
+            int atStop = pieces.size();
+            for (int i = 0; i < 10; i++) {
+                room.microphone().read();
+            }
+            assertEquals(1, flushes.get());
+            assertEquals(atStop, pieces.size(), "nothing reaches the tap after a stop");
+            assertTrue(atStop >= 20, "about 25 pieces of 20 ms played before the stop, found " + atStop);
+            for (int i = 1; i < pieces.size(); i++) {
+                long[] a = pieces.get(i - 1);
+                long[] b = pieces.get(i);
+                assertEquals(RATE, b[2], "pieces at the room's rate");
+                // right behind the last one, or later after an underrun (a loaded machine), never overlapping it
+                assertTrue(b[0] >= a[0] + a[1] * 1_000_000_000L / RATE - 100_000, "piece " + i + " starts after the last ended");
+            }
+        }
+    }
+
     static int bestLag(float[] y, float[] x, int maxLag) {
         int best = 0;
         double bestValue = -1;
