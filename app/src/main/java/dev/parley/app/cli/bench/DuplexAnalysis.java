@@ -15,9 +15,11 @@ import java.util.function.BiPredicate;
  * Turns a duplex run's events into counts. A stop of a reply is the user's doing when it comes between
  * the onset of something the user said (less {@value #EARLY_MS} ms) and {@value #LATE_MS} ms after its end,
  * and the reply had started playing before that speech ended: a caught barge-in if it was one (the first
- * such stop), else a turn replacing the reply. Every other stop of a reply that had started playing is a
- * self-interruption; of one that had not, a reply cut unheard. A user turn belongs to the earliest unclaimed utterance whose window covers its final
- * transcript; one that belongs to none is a self-turn when Parley was audible in the
+ * such stop; its latency runs from the speech onset to when the reply went silent: the hold that the stop
+ * confirmed, in full duplex, else the stop), else a turn replacing the reply. Every other stop of a reply that
+ * had started playing is a self-interruption; of one that had not, a reply cut unheard. A hold that resumed
+ * (a false interruption) stops nothing. A user turn belongs to the earliest unclaimed utterance whose window
+ * covers its final transcript; one that belongs to none is a self-turn when Parley was audible in the
  * {@value #TURN_GRACE_MS} ms plus the end-of-turn silence before it, a noise false turn otherwise.
  */
 final class DuplexAnalysis {
@@ -66,7 +68,8 @@ final class DuplexAnalysis {
                 }
             } else if (cause.bargeIn()) {
                 caught.add(cause);
-                latencies.add(Math.max(0, t - cause.speech().onsetNanos()) / 1e6);
+                long silent = silencedAt(events.holds(), stop, cause.speech().onsetNanos() - EARLY_MS * 1_000_000L);
+                latencies.add(Math.max(0, silent - cause.speech().onsetNanos()) / 1e6);
             }
         }
         Set<Utterance> claimed = new HashSet<>();
@@ -105,6 +108,27 @@ final class DuplexAnalysis {
         }
         return new DuplexTally(trials, events.replies().size(), unanswered, selfInterruptions, cutUnheard, selfTurns, bargeIns,
                 skipped, latencies, exact, noiseTurns, noiseTrials);
+    }
+
+    /**
+     * When the reply stopped sounding: the hold (full duplex) that this stop confirmed, if the reply was held
+     * since {@code notBefore} without resuming; else the stop itself.
+     */
+    static long silencedAt(List<DuplexEvents.Hold> holds, DuplexEvents.Stop stop, long notBefore) {
+        long since = -1;
+        for (DuplexEvents.Hold h : holds) {
+            if (h.turn() != stop.turn() || h.nanos() > stop.nanos()) {
+                continue;
+            }
+            if (h.held()) {
+                if (since < 0) {
+                    since = h.nanos();
+                }
+            } else {
+                since = -1;
+            }
+        }
+        return since >= notBefore ? since : stop.nanos();
     }
 
     /** Lower case, punctuation dropped (but {@code [unk]} kept), single spaces: how transcripts are compared. */

@@ -19,9 +19,14 @@ final class DuplexEvents implements VoiceListener {
     record ReplyStart(long nanos, long turn) {
     }
 
+    /** Full duplex: the reply of {@code turn} was held (speech over it) or resumed. */
+    record Hold(long nanos, long turn, boolean held) {
+    }
+
     private final List<UserTurn> turns = new ArrayList<>();
     private final List<Stop> stops = new ArrayList<>();
     private final List<ReplyStart> replies = new ArrayList<>();
+    private final List<Hold> holds = new ArrayList<>();
     private final Set<Long> started = new HashSet<>();
     private final List<String> errors = new ArrayList<>();
     private long lastEvent = System.nanoTime();
@@ -67,6 +72,16 @@ final class DuplexEvents implements VoiceListener {
     }
 
     @Override
+    public void replyHeld(long turn, boolean held) {
+        holdAt(System.nanoTime(), turn, held);
+    }
+
+    synchronized void holdAt(long nanos, long turn, boolean held) {
+        holds.add(new Hold(nanos, turn, held));
+        touch();
+    }
+
+    @Override
     public synchronized void turnFinished(Exchange exchange) {
         touch();
     }
@@ -92,6 +107,10 @@ final class DuplexEvents implements VoiceListener {
 
     synchronized List<ReplyStart> replies() {
         return List.copyOf(replies);
+    }
+
+    synchronized List<Hold> holds() {
+        return List.copyOf(holds);
     }
 
     synchronized List<String> errors() {

@@ -126,6 +126,9 @@ final class DuplexRun {
         for (DuplexEvents.Stop st : events.stops()) {
             lines.add(new Line(st.nanos(), "reply " + st.turn() + " stopped"));
         }
+        for (DuplexEvents.Hold h : events.holds()) {
+            lines.add(new Line(h.nanos(), "reply " + h.turn() + (h.held() ? " held" : " resumed")));
+        }
         for (DuplexEvents.UserTurn u : events.turns()) {
             lines.add(new Line(u.nanos(), "turn " + u.turn() + " heard \"" + u.text() + "\""));
         }

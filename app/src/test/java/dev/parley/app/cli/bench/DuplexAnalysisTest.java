@@ -49,6 +49,25 @@ class DuplexAnalysisTest {
     }
 
     @Test
+    void inFullDuplexABargeInSilencesTheReplyWhenItIsHeldNotWhenTheStopConfirmsIt() {
+        DuplexEvents ev = new DuplexEvents();
+        var question = said("what time is it", 1000, 1100, 2000, false);
+        var bargeIn = said("stop", 6000, 6100, 6600, true);
+        ev.turnAt(2700 * MS, 1, "what time is it");
+        ev.replyAt(3000 * MS, 1);
+        ev.holdAt(4000 * MS, 1, true);                    // its own echo held it: a false interruption ...
+        ev.holdAt(4500 * MS, 1, false);                   // ... and it resumed: no self-interruption
+        ev.holdAt(6280 * MS, 1, true);                    // the barge-in holds it 180 ms after its onset
+        ev.stopAt(7300 * MS, 1);                          // and the final transcript's words confirm the stop
+        ev.turnAt(7300 * MS, 2, "stop");
+        DuplexTally t = DuplexAnalysis.tally(ev, List.of(question, bargeIn), 1, 0, 0, 0, 600, (a, b) -> true);
+        assertEquals(0, t.selfInterruptions());
+        assertEquals(1, t.detected());
+        assertEquals(180.0, t.medianMs(), 1e-9, "latency to the hold that the stop confirmed");
+        assertEquals(1, t.exact());
+    }
+
+    @Test
     void tallyPercentilesAreNearestRank() {
         DuplexTally t = new DuplexTally(10, 10, 0, 0, 0, 0, 10, 0, List.of(100.0, 400.0, 200.0, 300.0, 500.0, 600.0, 700.0,
                 800.0, 900.0, 1000.0), 0, 0, 0);
