@@ -45,6 +45,44 @@ public final class WavReader {
 
     /** Decodes WAV bytes; {@code name} appears in error messages. */
     public static WavData decode(byte[] bytes, String name) throws IOException {
+        Located at = locate(bytes, name);
+        return new WavData(at.format, new PcmAudio(mixToMono(at.bb, at.offset, at.frames, at.format), at.format.sampleRate()));
+    }
+
+    /** A decoded file with its samples mixed to mono as floats in [-1, 1), without 16-bit rounding. */
+    public record FloatWav(WavFormat format, float[] mono) {
+    }
+
+    /** Reads {@code file} keeping full precision (impulse responses, float WAVs). */
+    public static FloatWav readFloat(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IOException("expected a WAV file at " + file + " but found no such file");
+        }
+        long size = Files.size(file);
+        if (size > MAX_FILE_BYTES) {
+            throw new IOException(file + ": expected a WAV file of at most " + (MAX_FILE_BYTES >> 20) + " MiB but found "
+                    + size + " bytes");
+        }
+        Located at = locate(Files.readAllBytes(file), file.toString());
+        WavFormat f = at.format;
+        float[] out = new float[at.frames];
+        int bytesPerSample = f.bitsPerSample() / 8;
+        int p = at.offset;
+        for (int i = 0; i < at.frames; i++) {
+            double sum = 0;
+            for (int c = 0; c < f.channels(); c++) {
+                sum += sample(at.bb, p, f, bytesPerSample);
+                p += bytesPerSample;
+            }
+            out[i] = (float) (sum / f.channels());
+        }
+        return new FloatWav(f, out);
+    }
+
+    private record Located(ByteBuffer bb, WavFormat format, int offset, int frames) {
+    }
+
+    private static Located locate(byte[] bytes, String name) throws IOException {
         if (bytes.length == 0) {
             throw new IOException(name + ": expected a RIFF/WAVE file but found an empty file (0 bytes)");
         }
@@ -80,7 +118,7 @@ public final class WavReader {
         if (frames == 0) {
             throw new IOException(name + ": expected audio samples but found an empty 'data' chunk (" + format + ")");
         }
-        return new WavData(format, new PcmAudio(mixToMono(bb, dataOffset, frames, format), format.sampleRate()));
+        return new Located(bb, format, dataOffset, frames);
     }
 
     private static WavFormat parseFormat(ByteBuffer bb, int at, int size, String name) throws IOException {

@@ -8,7 +8,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code parley bench}: the benchmarks; without a subcommand it prints the usage. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Measures the engine's speed.",
-        subcommands = {DecodeBenchCommand.class, BatchBenchCommand.class, VoiceBenchCommand.class, SoakBenchCommand.class})
+        subcommands = {DecodeBenchCommand.class, BatchBenchCommand.class, VoiceBenchCommand.class, DuplexBenchCommand.class,
+            SoakBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
     private final Terminal terminal;
 

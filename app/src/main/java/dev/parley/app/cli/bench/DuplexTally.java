@@ -1,0 +1,74 @@
+package dev.parley.app.cli.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The counts of a duplex run (one condition, or all of them summed).
+ *
+ * @param trials            trials run
+ * @param replies           replies that started playing
+ * @param unanswered        questions that never got a reply
+ * @param selfInterruptions replies stopped while no user speech was scheduled
+ * @param cutUnheard        replies cancelled the same way before any of their audio played
+ * @param selfTurns         user turns that began while no user speech was scheduled and Parley was audible
+ * @param bargeIns          barge-ins said while a reply played
+ * @param skipped           barge-ins not said because the reply had already ended
+ * @param latenciesMs       for each barge-in caught, user speech onset to playback stop
+ * @param exact             barge-ins whose turn's final transcript equals their transcript file
+ * @param noiseFalseTurns   user turns that began while nobody spoke and Parley was silent
+ * @param noiseTrials       trials in which nobody spoke during and after the reply
+ */
+record DuplexTally(int trials, int replies, int unanswered, int selfInterruptions, int cutUnheard, int selfTurns, int bargeIns,
+                   int skipped,
+                   List<Double> latenciesMs, int exact, int noiseFalseTurns, int noiseTrials) {
+    DuplexTally {
+        latenciesMs = List.copyOf(latenciesMs);
+    }
+
+    int detected() {
+        return latenciesMs.size();
+    }
+
+    DuplexTally plus(DuplexTally o) {
+        List<Double> l = new ArrayList<>(latenciesMs);
+        l.addAll(o.latenciesMs);
+        return new DuplexTally(trials + o.trials, replies + o.replies, unanswered + o.unanswered,
+                selfInterruptions + o.selfInterruptions, cutUnheard + o.cutUnheard, selfTurns + o.selfTurns, bargeIns + o.bargeIns, skipped + o.skipped, l,
+                exact + o.exact, noiseFalseTurns + o.noiseFalseTurns, noiseTrials + o.noiseTrials);
+    }
+
+    static DuplexTally empty() {
+        return new DuplexTally(0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0);
+    }
+
+    double medianMs() {
+        return percentile(0.5);
+    }
+
+    double p90Ms() {
+        return percentile(0.9);
+    }
+
+    /** Nearest-rank percentile of the latencies; 0 when there are none. */
+    private double percentile(double q) {
+        if (latenciesMs.isEmpty()) {
+            return 0;
+        }
+        List<Double> s = latenciesMs.stream().sorted().toList();
+        int rank = (int) Math.ceil(q * s.size());
+        return s.get(Math.max(0, Math.min(s.size() - 1, rank - 1)));
+    }
+
+    /** The five final lines of {@code bench duplex}, exactly as specified. */
+    List<String> finalLines() {
+        return List.of(
+                "self_interruptions=" + selfInterruptions + " replies=" + replies,
+                "self_turns=" + selfTurns,
+                String.format(Locale.ROOT, "barge_in detected=%d of=%d median_ms=%.0f p90_ms=%.0f", detected(), bargeIns,
+                        medianMs(), p90Ms()),
+                "barge_in_transcript exact=" + exact + " of=" + bargeIns,
+                "noise_false_turns=" + noiseFalseTurns + " noise_trials=" + noiseTrials);
+    }
+}

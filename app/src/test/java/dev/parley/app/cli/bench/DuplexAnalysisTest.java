@@ -1,0 +1,78 @@
+package dev.parley.app.cli.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.parley.audio.room.ScheduledSpeech;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** How a duplex run's events become counts (times in ms from an arbitrary origin). */
+class DuplexAnalysisTest {
+    private static final long MS = 1_000_000L;
+
+    private static DuplexAnalysis.Utterance said(String text, long startMs, long onsetMs, long endMs, boolean bargeIn) {
+        return new DuplexAnalysis.Utterance(new ScheduledSpeech(text, startMs * MS, onsetMs * MS, endMs * MS), text, bargeIn);
+    }
+
+    @Test
+    void stopsAndTurnsAreAttributedToTheUserTheEchoOrTheNoise() {
+        DuplexEvents ev = new DuplexEvents();
+        var question = said("what time is it", 1000, 1100, 2000, false);
+        var bargeIn = said("Stop.", 9000, 9200, 9800, true);
+        var missed = said("tell me a joke", 30_000, 30_100, 31_000, true);
+        ev.turnAt(2700 * MS, 1, "what time is it");      // the question's turn
+        ev.replyAt(3000 * MS, 1);
+        ev.stopAt(3400 * MS, 1);                          // the reply's own echo stopped it
+        ev.turnAt(4500 * MS, 2, "one");                   // ... and became a turn while Parley was audible
+        ev.replyAt(5000 * MS, 2);
+        ev.stopAt(9450 * MS, 2);                          // caught 250 ms after the barge-in's onset
+        ev.turnAt(10_500 * MS, 3, "stop");                // its transcript, normalised, is exact
+        ev.turnAt(20_000 * MS, 4, "[unk]");               // nobody speaks, Parley silent: noise
+        ev.stopAt(20_300 * MS, 4);                        // ... whose reply is cut before any audio
+        ev.turnAt(31_900 * MS, 5, "tell me a [unk]");     // the second barge-in: not caught, wrong words
+        long audibleFrom = 3000 * MS;
+        long audibleTo = 9450 * MS;
+        DuplexTally t = DuplexAnalysis.tally(ev, List.of(question, bargeIn, missed), 3, 0, 0, 1, 600,
+                (a, b) -> a < audibleTo && b > audibleFrom);
+        assertEquals(2, t.replies());
+        assertEquals(1, t.selfInterruptions());
+        assertEquals(1, t.cutUnheard());
+        assertEquals(1, t.selfTurns());
+        assertEquals(2, t.bargeIns());
+        assertEquals(1, t.detected());
+        assertEquals(250.0, t.medianMs(), 1e-9);
+        assertEquals(1, t.exact());
+        assertEquals(1, t.noiseFalseTurns());
+        assertEquals(List.of("self_interruptions=1 replies=2", "self_turns=1",
+                "barge_in detected=1 of=2 median_ms=250 p90_ms=250", "barge_in_transcript exact=1 of=2",
+                "noise_false_turns=1 noise_trials=1"), t.finalLines());
+    }
+
+    @Test
+    void inFullDuplexABargeInSilencesTheReplyWhenItIsHeldNotWhenTheStopConfirmsIt() {
+        DuplexEvents ev = new DuplexEvents();
+        var question = said("what time is it", 1000, 1100, 2000, false);
+        var bargeIn = said("stop", 6000, 6100, 6600, true);
+        ev.turnAt(2700 * MS, 1, "what time is it");
+        ev.replyAt(3000 * MS, 1);
+        ev.holdAt(4000 * MS, 1, true);                    // its own echo held it: a false interruption ...
+        ev.holdAt(4500 * MS, 1, false);                   // ... and it resumed: no self-interruption
+        ev.holdAt(6280 * MS, 1, true);                    // the barge-in holds it 180 ms after its onset
+        ev.stopAt(7300 * MS, 1);                          // and the final transcript's words confirm the stop
+        ev.turnAt(7300 * MS, 2, "stop");
+        DuplexTally t = DuplexAnalysis.tally(ev, List.of(question, bargeIn), 1, 0, 0, 0, 600, (a, b) -> true);
+        assertEquals(0, t.selfInterruptions());
+        assertEquals(1, t.detected());
+        assertEquals(180.0, t.medianMs(), 1e-9, "latency to the hold that the stop confirmed");
+        assertEquals(1, t.exact());
+    }
+
+    @Test
+    void tallyPercentilesAreNearestRank() {
+        DuplexTally t = new DuplexTally(10, 10, 0, 0, 0, 0, 10, 0, List.of(100.0, 400.0, 200.0, 300.0, 500.0, 600.0, 700.0,
+                800.0, 900.0, 1000.0), 0, 0, 0);
+        assertEquals(500.0, t.medianMs());
+        assertEquals(900.0, t.p90Ms());
+        assertEquals(t.latenciesMs().size() * 2, t.plus(t).detected());
+    }
+}
