@@ -26,7 +26,7 @@ class VoiceCommandsTest {
         Path model = TestModels.tiny(dir);
         Path out = dir.resolve("reply.wav");
         CliRun run = CliRun.of("talk", "--model", model.toString(), "--vosk-model", vosk.toString(), "--input", wav.toString(),
-                "--out", out.toString(), "-n", "16", "--seed", "3");
+                "--out", out.toString(), "-n", "16", "--seed", "3", "--vad", "energy");
         assertEquals(0, run.code(), run.toString());
         List<String> lines = run.out().lines().toList();
         assertTrue(lines.contains("you: tell me a joke"), run.toString());

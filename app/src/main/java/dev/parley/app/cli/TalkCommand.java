@@ -22,6 +22,8 @@ import dev.parley.audio.playback.AudioSink;
 import dev.parley.audio.playback.SpeakerSink;
 import dev.parley.audio.playback.WavFileSink;
 import dev.parley.audio.tts.MaryTtsSynthesizer;
+import dev.parley.audio.vad.VadChoice;
+import dev.parley.models.download.Downloader;
 import dev.parley.engine.generate.CachedSession;
 import dev.parley.engine.sampling.Sampler;
 import java.io.BufferedReader;
@@ -67,6 +69,18 @@ final class TalkCommand implements Callable<Integer> {
     @Option(names = "--vosk-model", paramLabel = "DIR",
             description = "Vosk model folder (default: the catalog's default speech model in the model store).")
     Path voskModel;
+
+    @Option(names = "--vad", paramLabel = "energy|silero", defaultValue = "silero",
+            description = "Voice activity detector: silero (neural; its 2.3 MB model is downloaded into the model store "
+                    + "on first use) or energy (levels only; default: ${DEFAULT-VALUE}).")
+    String vad;
+
+    @Option(names = "--vad-model", paramLabel = "FILE",
+            description = "Silero VAD v5 ONNX file (default: the catalog's, in the model store).")
+    Path vadModel;
+
+    /** The Silero VAD model file the loop is to use, or null for the energy VAD (resolved in {@link #call()}). */
+    Path vadModelFile;
 
     @Option(names = "--voice", paramLabel = "NAME", defaultValue = MaryTtsSynthesizer.DEFAULT_VOICE,
             description = "MaryTTS voice (default: ${DEFAULT-VALUE}).")
@@ -151,6 +165,15 @@ final class TalkCommand implements Callable<Integer> {
         checkVad();
         Path voskDir = VoskModelChoice.choose(voskModel, storeArgs);
         VoskRecognizer.checkModelFolder(voskDir);
+        VadChoice vadChoice;
+        try {
+            vadChoice = VadChoice.parse(vad);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--vad: " + e.getMessage(), e);
+        }
+        // fetched with the speech model on first voice use; the listen loop opens it through a VadFactory
+        vadModelFile = VadModelChoice.choose(vadChoice, vadModel, storeArgs, new Downloader(),
+                new java.io.PrintWriter(terminal.err(), true));
         ScriptedSpeechSource script = input == null ? null
                 : new ScriptedSpeechSource(List.of(WavFileSource.load(input, WavFileSource.DEFAULT_RATE)), endSilence + 600, false);
         if (remoteUrl != null) {

@@ -63,6 +63,7 @@ public final class MainWindow {
     private final DashboardView dashboardView;
     private final TabPane tabs;
     private final VoiceViewModel voiceViewModel;
+    private final dev.parley.app.gui.models.ModelManagerWindow models;
 
     private MainWindow(AppContext context, Stage stage) {
         this.context = context;
@@ -78,6 +79,7 @@ public final class MainWindow {
         chat.modelReadyProperty().bind(main.readyProperty());
         conversations.selectedProperty().addListener((o, a, c) -> chat.open(c == null ? -1 : c.id()));
         dashboard = new DashboardViewModel();
+        models = dev.parley.app.gui.models.ModelManagerWindow.forApp(stage, context, main);
         VoiceViewModel voice = new VoiceViewModel(context.voice(), ui);
 
         AppSettings settings = context.settings();
@@ -97,6 +99,7 @@ public final class MainWindow {
         root.setLeft(list);
         scene = new Scene(root, WIDTH, HEIGHT);
         installPushToTalk(voice);
+        dev.parley.app.gui.models.FileDrop.attach(scene, models::open);   // a .gguf dropped on the window opens it
         applyTheme(settings.theme());
         main.settingsProperty().addListener((o, a, s) -> {
             applyTheme(s.theme());
@@ -173,11 +176,14 @@ public final class MainWindow {
         Button settings = new Button("Settings");
         settings.setId("settings-button");
         settings.setOnAction(e -> openSettings());
-        for (javafx.scene.layout.Region fixed : java.util.List.of(title, dark, settings, download, cancel, demo, choose)) {
+        Button modelsButton = new Button("Models");
+        modelsButton.setId("models-button");
+        modelsButton.setOnAction(e -> models.show());
+        for (javafx.scene.layout.Region fixed : java.util.List.of(title, dark, modelsButton, settings, download, cancel, demo, choose)) {
             fixed.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         }
         status.setMinWidth(0);
-        HBox bar = new HBox(10, title, loading, status, grow, dark, settings);
+        HBox bar = new HBox(10, title, loading, status, grow, dark, modelsButton, settings);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add("top-bar");
         // The first-run choices get a row of their own, so that nothing in the bar is cut short.
@@ -286,6 +292,11 @@ public final class MainWindow {
         return voiceViewModel;
     }
 
+    /** The model manager (its own window, opened by the Models button). */
+    public dev.parley.app.gui.models.ModelManagerWindow modelManager() {
+        return models;
+    }
+
     public DashboardViewModel dashboardViewModel() {
         return dashboard;
     }
@@ -293,5 +304,6 @@ public final class MainWindow {
     /** Stops the dashboard's timer (the context is closed by its owner). */
     public void dispose() {
         dashboardView.stop();
+        models.close();
     }
 }

@@ -123,6 +123,13 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
                 remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy);
     }
 
+    /** The model to load with the context and KV cache precision to load it at (the model manager's "Use"). */
+    public AppSettings withModel(String path, int newContextSize, KvFormat newKv) {
+        return new AppSettings(path, backend, threads, newContextSize, temperature, topP, maxTokens, systemPrompt,
+                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
+                newKv, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy);
+    }
+
     public AppSettings withTheme(Theme t) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t, weights, kvCache,

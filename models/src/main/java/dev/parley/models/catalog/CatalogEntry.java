@@ -78,6 +78,10 @@ public record CatalogEntry(
         if (kind == EntryKind.ASR && bundledArtifact == null) {
             require(archive != null, "an archive layout (Vosk models are zip files)");
         }
+        if (kind == EntryKind.VAD) {
+            require(bundledArtifact == null && archive == null, "a single downloaded file for a VAD model");
+            require(sha256 != null, "a sha256 for a VAD model (it is small and its publisher's file is fixed)");
+        }
         if (isDefault) {
             require(defaultReason != null && !defaultReason.isBlank(), "a defaultReason when marked default");
         }

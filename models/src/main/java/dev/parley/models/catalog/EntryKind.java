@@ -3,11 +3,13 @@ package dev.parley.models.catalog;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** What a catalog entry is: a language model, a speech recognizer, or a text-to-speech voice. */
+/** What a catalog entry is: a language model, a speech recognizer, a text-to-speech voice, or a voice-activity model. */
 public enum EntryKind {
     LLM("llm"),
     ASR("asr"),
-    TTS_VOICE("tts-voice");
+    TTS_VOICE("tts-voice"),
+    /** A voice-activity detector's model (the Silero VAD's ONNX file): one file, no archive. */
+    VAD("vad");
 
     private final String jsonName;
 

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 
 /**
  * The one folder where Parley keeps downloaded models: {@code models/} (GGUF files), {@code asr/} (unpacked Vosk
- * models), {@code voices/} and {@code index.json} (installed items with their checksums). Its location is, in order:
+ * models), {@code vad/} (voice-activity models), {@code voices/} and {@code index.json} (installed items with their checksums). Its location is, in order:
  * an explicit path, {@code $PARLEY_HOME}, {@code $XDG_CACHE_HOME/parley}, {@code ~/.cache/parley}.
  */
 public final class ModelStore {
@@ -62,6 +62,10 @@ public final class ModelStore {
         return root.resolve("asr");
     }
 
+    public Path vadDir() {
+        return root.resolve("vad");
+    }
+
     public Path voicesDir() {
         return root.resolve("voices");
     }
@@ -70,6 +74,7 @@ public final class ModelStore {
     public void createLayout() throws IOException {
         Files.createDirectories(modelsDir());
         Files.createDirectories(asrDir());
+        Files.createDirectories(vadDir());
         Files.createDirectories(voicesDir());
     }
 
@@ -80,6 +85,7 @@ public final class ModelStore {
             case ASR -> entry.archive() != null ? asrDir().resolve(entry.archive().topFolder())
                     : asrDir().resolve(entry.fileName());
             case TTS_VOICE -> voicesDir().resolve(entry.id());
+            case VAD -> vadDir().resolve(entry.fileName());
         };
     }
 
@@ -153,7 +159,11 @@ public final class ModelStore {
         boolean removed = Files.exists(path);
         ZipUnpacker.deleteTree(path);
         if (entry.fileName() != null) {
-            Path dir = entry.kind() == dev.parley.models.catalog.EntryKind.LLM ? modelsDir() : asrDir();
+            Path dir = switch (entry.kind()) {
+                case LLM -> modelsDir();
+                case VAD -> vadDir();
+                default -> asrDir();
+            };
             removed |= Files.deleteIfExists(dir.resolve(entry.fileName() + ".part"));
             if (entry.archive() != null) {
                 removed |= Files.deleteIfExists(dir.resolve(entry.fileName()));

@@ -32,6 +32,7 @@ final class ModelsListCommand implements Callable<Integer> {
         out.println("Model store: " + store.root());
         section(out, "Language models", catalog.entries(EntryKind.LLM), store);
         section(out, "Speech recognition (Vosk)", catalog.entries(EntryKind.ASR), store);
+        section(out, "Voice activity (Silero VAD)", catalog.entries(EntryKind.VAD), store);
         section(out, "Voices (MaryTTS)", catalog.entries(EntryKind.TTS_VOICE), store);
         Set<String> catalogFiles = catalog.entries(EntryKind.LLM).stream().map(CatalogEntry::fileName)
                 .collect(Collectors.toSet());

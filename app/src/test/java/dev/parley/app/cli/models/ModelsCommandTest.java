@@ -104,6 +104,71 @@ class ModelsCommandTest {
         assertFalse(qwen.contains("[installed]"), qwen);
         assertTrue(r.out().contains("vosk-model-small-en-us-0.15"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.contains("[bundled]") && l.contains("cmu-slt-hsmm")), r.out());
+        String vad = r.out().lines().filter(l -> l.contains("silero-vad-v5")).findFirst().orElseThrow();
+        assertTrue(vad.contains("*") && vad.contains("MIT") && vad.contains("2.2 MB"), vad);
+        assertTrue(r.out().contains("Voice activity (Silero VAD):"), r.out());
+    }
+
+    @Test
+    void setupAlsoFetchesTheVoiceActivityModelOnceAndListShowsIt() throws Exception {
+        Path m3 = SharedFixtures.require("parity/m3-llama-gpt2-tied-q8_0.gguf");
+        byte[] gguf = Files.readAllBytes(m3);
+        byte[] vad = new byte[200_000];
+        new java.util.SplittableRandom(5).nextBytes(vad);
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        List<String> paths = new java.util.concurrent.CopyOnWriteArrayList<>();
+        server.createContext("/", ex -> {
+            paths.add(ex.getRequestURI().getPath());
+            byte[] body = ex.getRequestURI().getPath().endsWith(".onnx") ? vad : gguf;
+            ex.sendResponseHeaders(200, body.length);
+            try (var os = ex.getResponseBody()) {
+                os.write(body);
+            }
+        });
+        server.start();
+        try {
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+            Path catalog = writeCatalog(base + "/m3.gguf", gguf.length, sha256(gguf),
+                    vadEntry(base + "/silero_vad.onnx", vad.length, sha256(vad)));
+
+            Run setup = run("models", "--home", home(), "--catalog", catalog.toString(), "setup");
+            assertEquals(0, setup.exit(), setup.err());
+            Path file = dir.resolve("store/vad/silero_vad_v5.onnx");
+            assertTrue(setup.out().contains("downloaded " + file), setup.out());
+            assertTrue(java.util.Arrays.equals(vad, Files.readAllBytes(file)));
+            assertEquals(List.of("/m3.gguf", "/silero_vad.onnx"), paths);
+
+            Run again = run("models", "--home", home(), "--catalog", catalog.toString(), "setup");
+            assertEquals(0, again.exit(), again.err());
+            assertTrue(again.out().contains("using installed voice activity model " + file), again.out());
+            assertEquals(2, paths.size(), "nothing fetched twice");
+
+            Run list = run("models", "--home", home(), "--catalog", catalog.toString(), "list");
+            assertTrue(list.out().lines().anyMatch(l -> l.contains("[installed]") && l.contains("silero-vad-v5")),
+                    list.out());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void setupOfflineForTheVoiceActivityModelIsANoteNotAnError() throws Exception {
+        Path m1 = SharedFixtures.require("parity/m1-llama-spm-q8_0.gguf");
+        Files.createDirectories(dir.resolve("store/models"));
+        Files.copy(m1, dir.resolve("store/models/mine.gguf"));
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Path catalog = writeCatalog("http://127.0.0.1:" + port + "/m.gguf", 1000, null,
+                vadEntry("http://127.0.0.1:" + port + "/silero_vad.onnx", 2327524,
+                        "2623a2953f6ff3d2c1e61740c6cdb7168133479b267dfef114a4a3cc5bdd788f"));
+        Run r = run("models", "--home", home(), "--catalog", catalog.toString(), "setup");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("using installed model"), r.out());
+        assertTrue(r.err().contains("parley: note: could not download Silero test (cannot reach 127.0.0.1: are you "
+                + "offline?): the voice uses the energy VAD until 'parley models pull silero-vad-v5' succeeds"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
     }
 
     @Test
@@ -189,7 +254,7 @@ class ModelsCommandTest {
         Path m1 = SharedFixtures.require("parity/m1-llama-spm-q8_0.gguf");
         Files.createDirectories(dir.resolve("store/models"));
         Files.copy(m1, dir.resolve("store/models/mine.gguf"));
-        Run r = run("models", "--home", home(), "setup");
+        Run r = run("models", "--home", home(), "setup", "--vad", "energy");
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("using installed model"), r.out());
         Run list = run("models", "--home", home(), "list");
@@ -219,7 +284,18 @@ class ModelsCommandTest {
         assertEquals(1, r.err().lines().count(), r.err());
     }
 
+    private static String vadEntry(String url, long size, String sha) {
+        return """
+                ,{"id": "silero-vad-v5", "kind": "vad", "name": "Silero test", "url": "%s",
+                  "fileName": "silero_vad_v5.onnx", "sizeBytes": %d, "sha256": "%s", "license": "MIT",
+                  "default": true, "defaultReason": "the only one"}""".formatted(url, size, sha);
+    }
+
     private Path writeCatalog(String url, long size, String sha) throws IOException {
+        return writeCatalog(url, size, sha, "");
+    }
+
+    private Path writeCatalog(String url, long size, String sha, String more) throws IOException {
         String json = """
                 {"format": "parley catalog v1", "entries": [
                   {"id": "tiny-test", "kind": "llm", "name": "Tiny test model", "url": "%s",
@@ -229,9 +305,10 @@ class ModelsCommandTest {
                    "shape": {"embeddingLength": 192, "blockCount": 3, "headCount": 6, "headCountKv": 2,
                              "headDim": 32, "feedForwardLength": 512, "vocabSize": 50257,
                              "tiedEmbeddings": true, "attentionBias": false},
-                   "default": true, "defaultReason": "the only one"}]}
+                   "default": true, "defaultReason": "the only one"}%s]}
                 """.formatted(url, size, sha == null ? "null" : "\"" + sha + "\"",
-                new dev.parley.models.catalog.ModelShape(192, 3, 6, 2, 32, 512, 50257, true, false).parameterCount());
+                new dev.parley.models.catalog.ModelShape(192, 3, 6, 2, 32, 512, 50257, true, false).parameterCount(),
+                more);
         return Files.writeString(dir.resolve("catalog.json"), json);
     }
 
