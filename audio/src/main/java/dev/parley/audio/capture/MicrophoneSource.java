@@ -159,7 +159,10 @@ public final class MicrophoneSource implements AudioSource {
                 int bytesPer100ms = (int) (f.getSampleRate() / 10) * f.getFrameSize();
                 return lines.openCapture(o.mixerName(), f, bytesPer100ms * 2);
             } catch (LineUnavailableException | IllegalArgumentException | SecurityException e) {
-                last = e;
+                // the device's own refusal (busy, gone) says more than a later format it does not have
+                if (!(last instanceof LineUnavailableException)) {
+                    last = e;
+                }
             }
         }
         throw new IOException("cannot capture from " + AudioLines.describe(o.mixerName()) + ": expected a 16-bit PCM input line (mono or stereo, 8-48 kHz) but "

@@ -90,7 +90,10 @@ public final class SpeakerSink implements AudioSink {
                 sink.device = AudioLines.describe(mixerName);
                 return sink;
             } catch (LineUnavailableException | IllegalArgumentException | SecurityException e) {
-                last = e;
+                // the device's own refusal (busy, gone) says more than a later format it does not have
+                if (!(last instanceof LineUnavailableException)) {
+                    last = e;
+                }
             }
         }
         throw new IOException("cannot play on " + AudioLines.describe(mixerName)
