@@ -52,6 +52,22 @@ class VoiceCommandsTest {
     }
 
     @Test
+    void talkRejectsBadFrontEndOptionsSayingWhatItExpected(@TempDir Path dir) throws Exception {
+        Path model = dir.resolve("none.gguf");
+        String[][] cases = {
+            {"--aec", "maybe", "--aec must be on or off, found 'maybe'"},
+            {"--noise-suppression", "max", "off, low, moderate, high, very-high"},
+            {"--vad", "loud", "expected a VAD of energy or silero but found 'loud'"},
+        };
+        for (String[] c : cases) {
+            CliRun run = CliRun.of("talk", "--model", model.toString(), c[0], c[1]);
+            assertEquals(2, run.code(), run.toString());
+            List<String> err = run.errLines().stream().filter(l -> !l.startsWith("WARNING")).toList();
+            assertTrue(err.size() == 1 && err.getFirst().contains(c[2]), run.toString());
+        }
+    }
+
+    @Test
     void benchVoicePrintsParsableMedianAndP90Lines(@TempDir Path dir) throws Exception {
         Path vosk = SharedFixtures.require("vosk/model-assistant");
         Path wavs = SharedFixtures.require("vosk/wav/marytts");

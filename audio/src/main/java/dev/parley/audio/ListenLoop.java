@@ -253,8 +253,7 @@ final class ListenLoop implements Runnable {
         }
         if (holding) {
             holdMillis += frame.durationMillis();
-            if (!userWords(segments.toString(), host.echoWords()).isEmpty()
-                    || holdMillis >= MAX_HOLD_MILLIS && hasOwnWords()) {
+            if (!userWords(segments.toString(), host.echoWords()).isEmpty()) {
                 holding = false;
                 host.bargeIn();         // confirmed: the utterance goes on as the next turn
             }
@@ -269,8 +268,9 @@ final class ListenLoop implements Runnable {
         } else {
             silenceMillis += frame.durationMillis();
         }
-        if (holding && !vad.inSpeech() && silenceMillis >= settings.falseInterruptionMillis()) {
-            // the speech over the reply paused: its final transcript decides
+        if (holding && (!vad.inSpeech() && silenceMillis >= settings.falseInterruptionMillis()
+                || holdMillis >= MAX_HOLD_MILLIS)) {
+            // the speech over the reply paused (or went on for long): its final transcript decides
             Transcript.Final last = asr.finish();
             String text = (segments + " " + last.text()).strip();
             if (!userWords(text, host.echoWords()).isEmpty()) {
@@ -282,10 +282,6 @@ final class ListenLoop implements Runnable {
                 return;
             }
             falseInterruption();
-            return;
-        }
-        if (holding && holdMillis >= MAX_HOLD_MILLIS) {
-            falseInterruption();        // speech-like sound with no words for seconds (music, a television)
             return;
         }
         if (holding) {
@@ -304,20 +300,14 @@ final class ListenLoop implements Runnable {
     /** Full duplex: a frame whose level the front end cut by less than this is the user's voice, not echo. */
     static final double NEAR_END_MAX_REDUCTION_DB = 6;
 
-    /** Full duplex: the longest a reply is held for speech whose live transcript has no words (noise, music). */
-    static final int MAX_HOLD_MILLIS = 3000;
+    /** Full duplex: the longest a reply is held before the final transcript of what was heard decides. */
+    static final int MAX_HOLD_MILLIS = 4000;
 
     /** No words of the user's own over the reply: a cough, a knock, what is left of the echo. The reply plays on. */
     private void falseInterruption() {
         holding = false;
         resetUtterance();
         host.resumeReply();
-    }
-
-    /** Whether what was recognized so far holds a word that is not [unk] and not one Parley was saying. */
-    private boolean hasOwnWords() {
-        String heard = (segments + " " + lastPartial).strip();
-        return !userWords(heard, overReply ? host.echoWords() : Set.of()).isEmpty();
     }
 
     /** The words of {@code text} that are neither [unk] nor in {@code echo}. */

@@ -74,6 +74,10 @@ class FullDuplexPipelineTest {
      * (if any) sounds {@code duringMillis} after the reply first sounded.
      */
     private Run run(short[] during, int duringMillis, double duringGain, int seconds) throws Exception {
+        return run(during, duringMillis, duringGain, seconds, false);
+    }
+
+    private Run run(short[] during, int duringMillis, double duringGain, int seconds, boolean silero) throws Exception {
         short[] question = wav("espeak-ng/03-what-time-is-it");
         SyntheticRoom shape = new SyntheticRoom(40, 200, 3);
         double[] ir = shape.impulseResponse();
@@ -115,7 +119,7 @@ class FullDuplexPipelineTest {
         Responder fixed = (user, out, cancel) -> out.accept(REPLY);
         try (VoicePipeline p = new VoicePipeline(mic, VoskRecognizer.load(SharedFixtures.require("vosk/model-assistant")),
                 fixed, new KeepOpen(tts), SpeakerSink.onLine(room.speaker()), VoiceSettings.defaults(), fe,
-                new EnergyVad(VoiceSettings.defaults().vad()))) {
+                silero ? sileroVad() : new EnergyVad(VoiceSettings.defaults().vad()))) {
             assertTrue(p.fullDuplex(), p.frontEndDescription());
             p.addListener(new VoiceListener() {
                 @Override
@@ -161,6 +165,33 @@ class FullDuplexPipelineTest {
         assertEquals(List.of(1L), r.bargeIns());
         assertTrue(r.history().getFirst().interrupted(), r.history().toString());
         assertTrue(r.history().getFirst().spoken().size() < SENTENCES, r.history().toString());
+    }
+
+    /** The same two runs with the Silero VAD (loaded after WebRTC's library, as in the app). */
+    @Test
+    void withTheSileroVadItsOwnVoiceMakesNoTurnAndTheUserStillBargesIn() throws Exception {
+        dev.parley.audio.vad.SileroModelFile.require();
+        Run own = run(null, 0, 0, 22, true);
+        assertEquals(List.of("what time is it"), own.userTurns());
+        assertTrue(own.bargeIns().isEmpty(), "barged in on itself: " + own.bargeIns());
+        assertEquals(SENTENCES, own.history().getFirst().spoken().size(), own.history().toString());
+        Run user = run(wav("espeak-ng/05-set-a-timer-for-five-minutes"), DURING_MILLIS, 1.0, 30, true);
+        assertEquals(List.of(1L), user.bargeIns());
+        assertEquals(2, user.userTurns().size(), user.userTurns().toString());
+        // The words themselves are checked with the energy VAD above: in one of two runs here the canceller's delay
+        // moved under the extra ONNX load and the grammar-limited recognizer heard another of its sentences
+        // (docs/audio.md, known limits). What must hold: the new turn is not made of Parley's own words.
+        assertFalse(ListenLoop.userWords(user.userTurns().get(1), java.util.Set.of(REPLY.toLowerCase()
+                .split("[^a-z']+"))).isEmpty(), user.userTurns().toString());
+    }
+
+    private static dev.parley.audio.vad.VoiceActivityDetector sileroVad() {
+        dev.parley.audio.vad.VoiceActivityDetector v = new dev.parley.audio.vad.VadFactory(m -> {
+            throw new AssertionError("the Silero VAD did not open: " + m);
+        }).open(dev.parley.audio.vad.VadChoice.SILERO, dev.parley.audio.vad.SileroModelFile.require(),
+                VoiceSettings.defaults().vad(), dev.parley.audio.vad.SileroVadSettings.defaults());
+        assertEquals("silero", v.name());
+        return v;
     }
 
     @Test

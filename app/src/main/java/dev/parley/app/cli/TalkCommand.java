@@ -20,7 +20,9 @@ import dev.parley.audio.frontend.AudioFrontEnd;
 import dev.parley.audio.frontend.FrontEndSettings;
 import dev.parley.audio.frontend.FrontEnds;
 import dev.parley.audio.frontend.NoiseSuppression;
-import dev.parley.audio.vad.EnergyVad;
+import dev.parley.audio.frontend.PassThroughFrontEnd;
+import dev.parley.audio.vad.SileroVadSettings;
+import dev.parley.audio.vad.VadFactory;
 import dev.parley.audio.vad.VoiceActivityDetector;
 import dev.parley.audio.playback.AudioSink;
 import dev.parley.audio.playback.SpeakerSink;
@@ -121,10 +123,6 @@ final class TalkCommand implements Callable<Integer> {
             + "and nothing said over it is transcribed (default: full duplex when echo cancellation runs).")
     boolean halfDuplex;
 
-    @Option(names = "--vad", paramLabel = "energy|silero", defaultValue = "energy",
-            description = "Voice activity detector (default: ${DEFAULT-VALUE}).")
-    String vadName;
-
     @Option(names = "--input", paramLabel = "FILE.wav",
             description = "Say this recording instead of listening to the microphone (played in real time; for demos and tests).")
     Path input;
@@ -166,15 +164,14 @@ final class TalkCommand implements Callable<Integer> {
                 .withMode(pushToTalk ? VoiceSettings.Mode.PUSH_TO_TALK : VoiceSettings.Mode.HANDS_FREE)
                 .withHalfDuplex(halfDuplex);
         frontEndSettings();     // checks --aec and --noise-suppression before anything slow
-        checkVad();
-        Path voskDir = VoskModelChoice.choose(voskModel, storeArgs);
-        VoskRecognizer.checkModelFolder(voskDir);
         VadChoice vadChoice;
         try {
             vadChoice = VadChoice.parse(vad);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--vad: " + e.getMessage(), e);
         }
+        Path voskDir = VoskModelChoice.choose(voskModel, storeArgs);
+        VoskRecognizer.checkModelFolder(voskDir);
         // fetched with the speech model on first voice use; the listen loop opens it through a VadFactory
         vadModelFile = VadModelChoice.choose(vadChoice, vadModel, storeArgs, new Downloader(),
                 new java.io.PrintWriter(terminal.err(), true));
@@ -234,16 +231,22 @@ final class TalkCommand implements Callable<Integer> {
             throw e;
         }
         VoiceTurnPrinter printer = new VoiceTurnPrinter(terminal.out(), terminal.err());
-        AudioFrontEnd frontEnd = FrontEnds.open(frontEndSettings());
-        VoiceActivityDetector vad = new EnergyVad(settings.vad());
-        try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings, frontEnd, vad)) {
+        // A recording in or a file out has no acoustic echo path: the canceller would never converge, so no front end
+        AudioFrontEnd frontEnd = script != null || out != null
+                ? new PassThroughFrontEnd("no audio front end: " + (script != null ? "--input" : "--out")
+                        + " has no echo path (half-duplex)")
+                : FrontEnds.open(frontEndSettings());
+        VoiceActivityDetector detector = new VadFactory(m -> terminal.err().println("parley: " + m))
+                .open(VadChoice.parse(vad), vadModelFile, settings.vad(), SileroVadSettings.defaults());
+        try (VoicePipeline pipeline = new VoicePipeline(source, vosk, responder, tts, sink, settings, frontEnd,
+                detector)) {
             pipeline.addListener(printer);
             pipeline.start();
             terminal.err().println("parley: listening" + (pushToTalk ? " (press Enter to talk, Enter again to end your turn)" : "")
                     + "; " + frontEnd.description() + "; " + (pipeline.fullDuplex()
                     ? "full duplex: speak over a reply to interrupt it"
                     : "half-duplex: speaking over a reply interrupts it, nothing said over it is transcribed")
-                    + "; VAD " + vad.name());
+                    + "; VAD " + detector.name());
             if (script != null) {
                 script.awaitEnd();
                 if (!printer.awaitReplies(120_000)) {
@@ -269,16 +272,6 @@ final class TalkCommand implements Callable<Integer> {
             throw new UsageException("--noise-suppression: " + e.getMessage(), e);
         }
         return FrontEndSettings.defaults().withEchoCancellation(on).withNoiseSuppression(ns);
-    }
-
-    private void checkVad() {
-        switch (vadName.strip().toLowerCase(java.util.Locale.ROOT)) {
-            case "energy" -> {
-            }
-            case "silero" -> throw new UsageException("--vad silero is not in this build yet (the Silero VAD is on its "
-                    + "way); use --vad energy");
-            default -> throw new UsageException("--vad must be energy or silero, found '" + vadName + "'");
-        }
     }
 
     /** Reads stdin until end of input or /exit: Enter toggles push-to-talk. */

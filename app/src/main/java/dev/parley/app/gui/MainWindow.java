@@ -86,7 +86,7 @@ public final class MainWindow {
         ConversationListView list = new ConversationListView(conversations, this::export);
         VoiceView voiceView = new VoiceView(voice, () -> main.settingsProperty().get().pushToTalkKey());
         ChatView chatView = new ChatView(chat, voiceView);
-        dashboardView = new DashboardView(dashboard, context.chat()::snapshot);
+        dashboardView = new DashboardView(dashboard, context.chat()::snapshot, context.voice()::frontEndStats);
 
         tabs = new TabPane(new Tab("Chat", chatView), new Tab("Dashboard", dashboardView));
         tabs.setId("main-tabs");

@@ -27,12 +27,17 @@ import java.util.Objects;
  * @param remoteKey          the server's API key ("" for none)
  * @param remoteModel        the model id to ask the server for ("" for the first it lists)
  * @param voskModel          folder of the Vosk speech model ("" = the catalog's default one in the model store)
+ * @param echoCancellation   the voice front end's echo canceller, "on" or "off" (off: half-duplex)
+ * @param noiseSuppression   its noise suppression: off, low, moderate, high, very-high
+ * @param halfDuplex         do not listen while speaking even where echo is cancelled
+ * @param vad                voice activity detector: energy or silero
  */
 public record AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
                           double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
                           String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
                           Theme theme, WeightFormat weights, KvFormat kvCache, String remoteUrl, String remoteKey,
-                          String remoteModel, String voskModel, String contextPolicy) {
+                          String remoteModel, String voskModel, String contextPolicy, String echoCancellation,
+                          String noiseSuppression, boolean halfDuplex, String vad) {
 
     public AppSettings {
         modelPath = modelPath == null ? "" : modelPath.strip();
@@ -70,6 +75,36 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         voskModel = voskModel == null ? "" : voskModel.strip();
         contextPolicy = contextPolicy == null || contextPolicy.isBlank() ? ContextPolicy.DEFAULT.toString()
                 : ContextPolicy.parse(contextPolicy).toString();
+        echoCancellation = echoCancellation == null || echoCancellation.isBlank() ? "on"
+                : echoCancellation.strip().toLowerCase(java.util.Locale.ROOT);
+        if (!echoCancellation.equals("on") && !echoCancellation.equals("off")) {
+            throw new IllegalArgumentException("expected echo cancellation on or off but found " + echoCancellation);
+        }
+        noiseSuppression = noiseSuppression == null || noiseSuppression.isBlank()
+                ? dev.parley.audio.frontend.FrontEndSettings.defaults().noiseSuppression().label()
+                : dev.parley.audio.frontend.NoiseSuppression.parse(noiseSuppression).label();
+        vad = vad == null || vad.isBlank() ? "energy" : vad.strip().toLowerCase(java.util.Locale.ROOT);
+        if (!vad.equals("energy") && !vad.equals("silero")) {
+            throw new IllegalArgumentException("expected a voice activity detector energy or silero but found " + vad);
+        }
+    }
+
+    /** The settings with the default voice front end (echo cancellation on, full duplex, energy VAD). */
+    public AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
+                       double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
+                       String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
+                       Theme theme, WeightFormat weights, KvFormat kvCache, String remoteUrl, String remoteKey,
+                       String remoteModel, String voskModel, String contextPolicy) {
+        this(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice, speakingRate,
+                inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache, remoteUrl,
+                remoteKey, remoteModel, voskModel, contextPolicy, "", "", false, "");
+    }
+
+    /** With this voice front end. */
+    public AppSettings withVoiceFrontEnd(String aec, String ns, boolean half, String vadName) {
+        return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
+                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
+                kvCache, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy, aec, ns, half, vadName);
     }
 
     /** The settings with the default context policy (keep the system message and the most recent turns). */
@@ -105,7 +140,8 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
     public AppSettings withRemote(String url, String key, String model) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
-                kvCache, url, key, model, voskModel, contextPolicy);
+                kvCache, url, key, model, voskModel, contextPolicy, echoCancellation, noiseSuppression, halfDuplex,
+                vad);
     }
 
     /** The settings of a first start. */
@@ -120,7 +156,8 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
     public AppSettings withModelPath(String path) {
         return new AppSettings(path, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice,
                 speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache,
-                remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy);
+                remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy,
+                echoCancellation, noiseSuppression, halfDuplex, vad);
     }
 
     /** The model to load with the context and KV cache precision to load it at (the model manager's "Use"). */
@@ -133,13 +170,15 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
     public AppSettings withTheme(Theme t) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t, weights, kvCache,
-                remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy);
+                remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy,
+                echoCancellation, noiseSuppression, halfDuplex, vad);
     }
 
     public AppSettings withSampling(double newTemperature, double newTopP, int newMaxTokens) {
         return new AppSettings(modelPath, backend, threads, contextSize, newTemperature, newTopP, newMaxTokens,
                 systemPrompt, voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme,
-                weights, kvCache, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy);
+                weights, kvCache, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy,
+                echoCancellation, noiseSuppression, halfDuplex, vad);
     }
 
     private static void range(String name, int value, int min, int max) {

@@ -65,6 +65,8 @@ class SettingsAndDashboardTest {
             ((javafx.scene.control.ComboBox<KvFormat>) dialog().lookup("#setting-kv")).setValue(KvFormat.INT8);
             ((javafx.scene.control.ComboBox<WeightFormat>) dialog().lookup("#setting-weights"))
                     .setValue(WeightFormat.INT8);
+            ((javafx.scene.control.ComboBox<String>) dialog().lookup("#setting-noise")).setValue("low");
+            ((javafx.scene.control.CheckBox) dialog().lookup("#setting-half-duplex")).setSelected(true);
             return null;
         });
         DialogPane pane = dialog();
@@ -78,6 +80,9 @@ class SettingsAndDashboardTest {
         assertEquals(Theme.DARK, s.theme());
         assertEquals(KvFormat.INT8, s.kvCache());
         assertEquals(WeightFormat.INT8, s.weights());
+        assertEquals("low", s.noiseSuppression());
+        assertTrue(s.halfDuplex());
+        assertEquals("on", s.echoCancellation());
         long kvInt8 = app.context.chat().model().orElseThrow().kvBudgetBytes();
         assertTrue(kvInt8 < kvF32 * 0.35, "the model runs with an int8 KV cache (f16 would be half): " + kvInt8 + " vs " + kvF32 + " bytes");
         assertEquals(tiny.toString(), s.modelPath(), "untouched fields keep their values");
@@ -137,6 +142,8 @@ class SettingsAndDashboardTest {
         assertEquals("no GPU backend: the model runs on the CPU or a server",
                 robot.lookup("#gauge-gpu .gauge-value").queryLabeled().getText(), "the GPU gauge says why it is empty");
         assertTrue(app.window.dashboardViewModel().samplesProperty().get() >= 1);
+        String echo = robot.lookup("#echo-label").queryLabeled().getText();
+        assertTrue(echo.startsWith("Echo canceller: "), echo);
     }
 
     /** The settings dialog's pane while it is showing, else null (read on the FX thread). */

@@ -42,6 +42,28 @@ class SettingsStoreTest {
     }
 
     @Test
+    void theVoiceFrontEndIsKeptAndOldFilesGetEchoCancellationOn(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("settings.json");
+        Files.writeString(file, "{\"threads\":2}");
+        AppSettings old = new SettingsStore(file).load();
+        assertEquals("on", old.echoCancellation());
+        assertEquals("off", old.noiseSuppression());
+        assertEquals(false, old.halfDuplex());
+        assertEquals("energy", old.vad());
+        AppSettings changed = old.withVoiceFrontEnd("off", "Very-High", true, "silero");
+        assertEquals("very-high", changed.noiseSuppression());
+        SettingsStore store = new SettingsStore(file);
+        store.save(changed);
+        assertEquals(changed, store.load());
+        var voice = dev.parley.app.gui.voice.VoiceOptions.of(changed);
+        assertEquals(false, voice.frontEnd().echoCancellation());
+        assertEquals(dev.parley.audio.frontend.NoiseSuppression.VERY_HIGH, voice.frontEnd().noiseSuppression());
+        assertTrue(voice.halfDuplex());
+        var e = assertThrows(IllegalArgumentException.class, () -> old.withVoiceFrontEnd("maybe", "off", false, "energy"));
+        assertTrue(e.getMessage().contains("on or off") && e.getMessage().contains("maybe"), e.getMessage());
+    }
+
+    @Test
     void badValuesAreReportedWithTheFile(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("settings.json");
         Files.writeString(file, "{\"topP\": 1.5}");

@@ -7,6 +7,8 @@ package dev.parley.audio.frontend;
  */
 public final class FrontEnds {
     private static final System.Logger LOG = System.getLogger(FrontEnds.class.getName());
+    /** The load failure is logged once per process; every pass-through still carries the reason. */
+    private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
 
     private FrontEnds() {
     }
@@ -22,7 +24,9 @@ public final class FrontEnds {
         } catch (LinkageError | RuntimeException e) {
             String reason = "echo cancellation unavailable (WebRTC audio processing could not load: " + cause(e)
                     + "; on Linux install libpulse0): half-duplex";
-            LOG.log(System.Logger.Level.WARNING, reason);
+            if (WARNED.compareAndSet(false, true)) {
+                LOG.log(System.Logger.Level.WARNING, reason);
+            }
             return new PassThroughFrontEnd(reason);
         }
     }

@@ -48,6 +48,12 @@ public final class DashboardView extends ScrollPane {
     private final Timeline timeline;
 
     public DashboardView(DashboardViewModel vm, Supplier<MetricsSnapshot> snapshots) {
+        this(vm, snapshots, java.util.Optional::empty);
+    }
+
+    /** @param echo the voice loop's echo canceller figures (non-blocking), shown beside the engine's */
+    public DashboardView(DashboardViewModel vm, Supplier<MetricsSnapshot> snapshots,
+                         Supplier<java.util.Optional<dev.parley.audio.frontend.FrontEndStats>> echo) {
         setId("dashboard-view");
         getStylesheets().add(DashboardView.class.getResource("/dev/parley/app/gui/dashboard/dashboard.css")
                 .toExternalForm());
@@ -114,7 +120,13 @@ public final class DashboardView extends ScrollPane {
         });
 
         VBox memory = card("Memory", weights, kv, heap, rss, gpu);
-        VBox engine = card("Engine", last, queue);
+        Label echoLabel = new Label();
+        echoLabel.setId("echo-label");
+        echoLabel.setWrapText(true);
+        echoLabel.textProperty().bind(vm.echoProperty().map(t -> "Echo canceller: " + t));
+        Tooltip.install(echoLabel, new Tooltip("The voice loop's echo canceller (WebRTC AEC3): how much of Parley's own "
+                + "voice it removes from the microphone (ERLE), and the speaker-to-microphone delay it found"));
+        VBox engine = card("Engine", last, queue, echoLabel);
         GridPane grid = new GridPane();
         grid.setHgap(16);
         grid.setVgap(16);
@@ -132,7 +144,10 @@ public final class DashboardView extends ScrollPane {
         }
         setContent(grid);
 
-        timeline = new Timeline(new KeyFrame(PERIOD, e -> vm.update(snapshots.get())));
+        timeline = new Timeline(new KeyFrame(PERIOD, e -> {
+            vm.update(snapshots.get());
+            vm.updateEcho(echo.get());
+        }));
         timeline.setCycleCount(Animation.INDEFINITE);
         vm.update(snapshots.get());
         timeline.play();

@@ -18,6 +18,8 @@ import javafx.collections.ObservableList;
  * rebuilt once per turn; the memory and queue figures change on every sample.
  */
 public final class DashboardViewModel {
+    private final javafx.beans.property.ReadOnlyStringWrapper echo =
+            new javafx.beans.property.ReadOnlyStringWrapper("voice loop not running");
     private long seenSequence = -1;
 
     // Properties
@@ -30,6 +32,23 @@ public final class DashboardViewModel {
     // Commands
 
     /** Takes one sample. */
+    /** The echo canceller's line: "ERLE x dB, delay y ms", or why there is none. */
+    public void updateEcho(java.util.Optional<dev.parley.audio.frontend.FrontEndStats> stats) {
+        echo.set(stats.map(DashboardViewModel::echoText).orElse("voice loop not running"));
+    }
+
+    /** How the dashboard writes the echo canceller's figures. */
+    public static String echoText(dev.parley.audio.frontend.FrontEndStats s) {
+        return s.echoCancelling()
+                ? String.format(java.util.Locale.ROOT, "ERLE %.1f dB, delay %d ms, echo return loss %.1f dB",
+                        s.erleDb(), s.delayMs(), s.echoReturnLossDb())
+                : "off (half-duplex)";
+    }
+
+    public ReadOnlyStringProperty echoProperty() {
+        return echo.getReadOnlyProperty();
+    }
+
     public void update(MetricsSnapshot s) {
         latest.set(s);
         samples.set(samples.get() + 1);

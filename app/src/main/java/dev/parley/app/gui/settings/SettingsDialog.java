@@ -128,6 +128,18 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         silence.setTooltip(new javafx.scene.control.Tooltip("Hands-free: how long you must pause before Parley "
                 + "takes its turn. Shorter answers sooner but may cut you off mid-thought (see docs/audio.md)."));
         row = add(form, row, "End-of-turn silence (ms)", silence);
+        row = add(form, row, "Echo cancellation", choice("setting-aec", vm.echoCancellationProperty(),
+                "WebRTC's echo canceller: Parley hears you over its own voice (full duplex); off: half-duplex",
+                "on", "off"));
+        row = add(form, row, "Noise suppression", choice("setting-noise", vm.noiseSuppressionProperty(),
+                "Stationary noise suppression (off is the default: it made the recognizer mishear, see docs/audio.md)",
+                "off", "low", "moderate", "high", "very-high"));
+        javafx.scene.control.CheckBox half = new javafx.scene.control.CheckBox("do not listen while speaking");
+        half.setId("setting-half-duplex");
+        half.selectedProperty().bindBidirectional(vm.halfDuplexProperty());
+        row = add(form, row, "Half-duplex", half);
+        row = add(form, row, "Voice activity", choice("setting-vad", vm.vadProperty(),
+                "energy: levels; silero: the neural VAD (once available)", "energy", "silero"));
         row = add(form, row, "Push-to-talk key", field("setting-ptt", vm.pushToTalkKeyProperty()));
 
         form.add(section("Appearance"), 0, row++, 2, 1);
@@ -175,6 +187,16 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         box.setMaxWidth(Double.MAX_VALUE);
         box.getEditor().textProperty().bindBidirectional(property);
         box.setTooltip(new javafx.scene.control.Tooltip(tooltip));
+        return box;
+    }
+
+    private static ComboBox<String> choice(String id, javafx.beans.property.StringProperty value, String tip,
+                                           String... items) {
+        ComboBox<String> box = new ComboBox<>();
+        box.setId(id);
+        box.getItems().setAll(items);
+        box.valueProperty().bindBidirectional(value);
+        box.setTooltip(new Tooltip(tip));
         return box;
     }
 

@@ -38,6 +38,10 @@ public final class SettingsViewModel {
     private final StringProperty pushToTalkKey = new SimpleStringProperty();
     private final StringProperty voskModel = new SimpleStringProperty();
     private final StringProperty contextPolicy = new SimpleStringProperty();
+    private final StringProperty echoCancellation = new SimpleStringProperty();
+    private final StringProperty noiseSuppression = new SimpleStringProperty();
+    private final javafx.beans.property.BooleanProperty halfDuplex = new javafx.beans.property.SimpleBooleanProperty();
+    private final StringProperty vad = new SimpleStringProperty();
     private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>();
     private final StringProperty remoteUrl = new SimpleStringProperty();
     private final StringProperty remoteKey = new SimpleStringProperty();
@@ -63,6 +67,10 @@ public final class SettingsViewModel {
         pushToTalkKey.set(s.pushToTalkKey());
         voskModel.set(s.voskModel());
         contextPolicy.set(s.contextPolicy());
+        echoCancellation.set(s.echoCancellation());
+        noiseSuppression.set(s.noiseSuppression());
+        halfDuplex.set(s.halfDuplex());
+        vad.set(s.vad());
         theme.set(s.theme());
         remoteUrl.set(s.remoteUrl());
         remoteKey.set(s.remoteKey());
@@ -80,7 +88,8 @@ public final class SettingsViewModel {
                     decimal("Speaking rate", speakingRate), inputDevice.get(), outputDevice.get(),
                     integer("End-of-turn silence", endOfTurnSilence), pushToTalkKey.get(), theme.get(),
                     weights.get(), kvCache.get(), remoteUrl.get(), remoteKey.get(), remoteModel.get(),
-                    voskModel.get(), contextPolicy.get());
+                    voskModel.get(), contextPolicy.get(), echoCancellation.get(), noiseSuppression.get(),
+                    halfDuplex.get(), vad.get());
             error.set("");
             return Optional.of(s);
         } catch (IllegalArgumentException | NullPointerException e) {
@@ -132,6 +141,10 @@ public final class SettingsViewModel {
 
     /** {@code keep-recent}, {@code keep-recent:FRACTION} or {@code stop}. */
     public StringProperty contextPolicyProperty() { return contextPolicy; }
+    public StringProperty echoCancellationProperty() { return echoCancellation; }
+    public StringProperty noiseSuppressionProperty() { return noiseSuppression; }
+    public javafx.beans.property.BooleanProperty halfDuplexProperty() { return halfDuplex; }
+    public StringProperty vadProperty() { return vad; }
     public ObjectProperty<Theme> themeProperty() { return theme; }
     public StringProperty remoteUrlProperty() { return remoteUrl; }
     public StringProperty remoteKeyProperty() { return remoteKey; }

@@ -61,7 +61,8 @@ public final class AppVoice implements VoiceControl {
         }
         boolean newVoice = !next.voice().equals(options.voice());
         boolean onlyRate = next.equals(new VoiceOptions(options.voskModel(), options.inputDevice(),
-                options.outputDevice(), options.voice(), options.endOfTurnSilenceMs(), next.speakingRate()));
+                options.outputDevice(), options.voice(), options.endOfTurnSilenceMs(), next.speakingRate(),
+                options.frontEnd(), options.halfDuplex()));
         options = next;
         if (onlyRate) { // no restart: the next sentence is spoken at the new rate
             if (tts != null) {
@@ -85,6 +86,12 @@ public final class AppVoice implements VoiceControl {
         launch();
     }
 
+    @Override
+    public Optional<dev.parley.audio.frontend.FrontEndStats> frontEndStats() {
+        PipelineVoice l = loop;
+        return l == null ? Optional.empty() : l.frontEndStats();
+    }
+
     private void launch() throws IOException {
         Path vosk = locator.locate(options.voskModel());
         // Named devices are checked before MaryTTS's seconds of start-up, so a wrong name fails at once.
@@ -96,10 +103,12 @@ public final class AppVoice implements VoiceControl {
         }
         tts.speakingRate(options.speakingRate());
         VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(options.endOfTurnSilenceMs())
-                .withMode(handsFree ? VoiceSettings.Mode.HANDS_FREE : VoiceSettings.Mode.PUSH_TO_TALK);
+                .withMode(handsFree ? VoiceSettings.Mode.HANDS_FREE : VoiceSettings.Mode.PUSH_TO_TALK)
+                .withHalfDuplex(options.halfDuplex());
         PipelineVoice next = new PipelineVoice(vosk, blankToNull(options.inputDevice()),
                 blankToNull(options.outputDevice()), tts, settings);
         next.setMuted(muted);
+        next.frontEndSettings(options.frontEnd());
         next.start(turns, events);
         loop = next;
     }

@@ -48,7 +48,7 @@ public final class PipelineVoice implements VoiceControl {
     private final SpeechSynthesizer tts;
     private final List<Consumer<Exchange>> exchangeListeners = new CopyOnWriteArrayList<>();
     private VoiceSettings settings;
-    private VoicePipeline pipeline;
+    private volatile VoicePipeline pipeline;    // read without the lock by frontEndStats
     private MutableSource source;
     private SpokenTurns turns;
     private VoiceEvents events;
@@ -168,8 +168,10 @@ public final class PipelineVoice implements VoiceControl {
     }
 
     /** The echo canceller's live figures (ERLE, delay) for the dashboard, or none while the loop is stopped. */
-    public synchronized Optional<FrontEndStats> frontEndStats() {
-        return pipeline == null ? Optional.empty() : Optional.of(pipeline.frontEndStats());
+    @Override
+    public Optional<FrontEndStats> frontEndStats() {
+        VoicePipeline p = pipeline;
+        return p == null ? Optional.empty() : Optional.of(p.frontEndStats());
     }
 
     /** Whether the loop is listening. */

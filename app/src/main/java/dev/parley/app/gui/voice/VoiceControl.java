@@ -33,6 +33,11 @@ public interface VoiceControl extends AutoCloseable {
     /** Stops Parley speaking and cancels the reply (barge-in). */
     void interrupt();
 
+    /** The echo canceller's live figures while the loop runs; never blocks (the dashboard asks at 4 Hz). */
+    default java.util.Optional<dev.parley.audio.frontend.FrontEndStats> frontEndStats() {
+        return java.util.Optional.empty();
+    }
+
     @Override
     void close();
 }

@@ -1,6 +1,8 @@
 package dev.parley.app.gui.voice;
 
 import dev.parley.app.store.AppSettings;
+import dev.parley.audio.frontend.FrontEndSettings;
+import dev.parley.audio.frontend.NoiseSuppression;
 
 /**
  * The settings the voice loop is built from, taken from {@link AppSettings}: which Vosk model, which
@@ -12,9 +14,11 @@ import dev.parley.app.store.AppSettings;
  * @param voice              MaryTTS voice name, or "" for the bundled default
  * @param endOfTurnSilenceMs silence after speech that ends a hands-free turn
  * @param speakingRate       how fast Parley speaks, 0.5 to 2 times the voice's own pace
+ * @param frontEnd           the audio front end (echo cancellation, noise suppression)
+ * @param halfDuplex         do not listen while speaking even where echo is cancelled
  */
 public record VoiceOptions(String voskModel, String inputDevice, String outputDevice, String voice,
-                           int endOfTurnSilenceMs, double speakingRate) {
+                           int endOfTurnSilenceMs, double speakingRate, FrontEndSettings frontEnd, boolean halfDuplex) {
     public VoiceOptions {
         voskModel = voskModel == null ? "" : voskModel.strip();
         inputDevice = inputDevice == null ? "" : inputDevice.strip();
@@ -27,6 +31,13 @@ public record VoiceOptions(String voskModel, String inputDevice, String outputDe
         if (!(speakingRate >= 0.5 && speakingRate <= 2)) {
             throw new IllegalArgumentException("expected a speaking rate from 0.5 to 2 but found " + speakingRate);
         }
+        frontEnd = frontEnd == null ? FrontEndSettings.defaults() : frontEnd;
+    }
+
+    /** Options with the default front end (echo cancellation, full duplex). */
+    public VoiceOptions(String voskModel, String inputDevice, String outputDevice, String voice,
+                        int endOfTurnSilenceMs, double speakingRate) {
+        this(voskModel, inputDevice, outputDevice, voice, endOfTurnSilenceMs, speakingRate, null, false);
     }
 
     /** Options at the voice's own pace. */
@@ -38,6 +49,9 @@ public record VoiceOptions(String voskModel, String inputDevice, String outputDe
     /** The voice part of {@code settings}. */
     public static VoiceOptions of(AppSettings settings) {
         return new VoiceOptions(settings.voskModel(), settings.inputDevice(), settings.outputDevice(), settings.voice(),
-                settings.endOfTurnSilenceMs(), settings.speakingRate());
+                settings.endOfTurnSilenceMs(), settings.speakingRate(),
+                FrontEndSettings.defaults().withEchoCancellation(settings.echoCancellation().equals("on"))
+                        .withNoiseSuppression(NoiseSuppression.parse(settings.noiseSuppression())),
+                settings.halfDuplex());
     }
 }
