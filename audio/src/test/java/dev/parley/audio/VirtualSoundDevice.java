@@ -110,18 +110,19 @@ public final class VirtualSoundDevice implements AutoCloseable {
     }
 
     /**
-     * Takes the microphone away as unplugging it would for ALSA: the feeder stops and {@code in.raw} is deleted, so
-     * opening the capture device fails in ALSA itself until {@link #plugInMicrophone()}. Audio spoken meanwhile is
-     * heard after it.
+     * Takes the microphone away as unplugging it would for ALSA: {@code in.raw} is deleted, so opening the capture
+     * device fails in ALSA itself until {@link #plugInMicrophone()}. A line already open keeps reading the pipe (the
+     * feeder stays, so it never sees the end of the pipe and never floods the loop with unpaced silence); the test
+     * closes it under its user to make it "go" (see {@code UnpluggableLines#pullOut}).
      */
-    public void unplugMicrophone() throws IOException, InterruptedException {
-        pending.add(END);
-        writer.join(5000);
+    public void unplugMicrophone() throws IOException {
         Files.deleteIfExists(in);
     }
 
     /** Gives the microphone back after {@link #unplugMicrophone()}: a new pipe and feeder. */
     public void plugInMicrophone() throws IOException, InterruptedException {
+        pending.add(END);
+        writer.join(5000);
         Process p = new ProcessBuilder("mkfifo", in.toString()).redirectErrorStream(true).start();
         if (p.waitFor() != 0) {
             throw new IOException("mkfifo " + in + " failed: " + new String(p.getInputStream().readAllBytes()));

@@ -158,11 +158,13 @@ public final class MicrophoneSource implements AudioSource {
             try {
                 int bytesPer100ms = (int) (f.getSampleRate() / 10) * f.getFrameSize();
                 return lines.openCapture(o.mixerName(), f, bytesPer100ms * 2);
-            } catch (LineUnavailableException | IllegalArgumentException | SecurityException e) {
-                // the device's own refusal (busy, gone) says more than a later format it does not have
-                if (!(last instanceof LineUnavailableException)) {
-                    last = e;
-                }
+            } catch (LineUnavailableException e) {
+                // the device itself refused (busy, gone): another format would fail alike, or open halfway through
+                // the list as the device comes back, in a format chosen by accident
+                last = e;
+                break;
+            } catch (IllegalArgumentException | SecurityException e) {
+                last = e;                // no line of this format: try the next
             }
         }
         throw new IOException("cannot capture from " + AudioLines.describe(o.mixerName()) + ": expected a 16-bit PCM input line (mono or stereo, 8-48 kHz) but "

@@ -89,11 +89,13 @@ public final class SpeakerSink implements AudioSink {
                 SpeakerSink sink = new SpeakerSink(l, 256);
                 sink.device = AudioLines.describe(mixerName);
                 return sink;
-            } catch (LineUnavailableException | IllegalArgumentException | SecurityException e) {
-                // the device's own refusal (busy, gone) says more than a later format it does not have
-                if (!(last instanceof LineUnavailableException)) {
-                    last = e;
-                }
+            } catch (LineUnavailableException e) {
+                // the device itself refused (busy, gone): another format would fail alike, or open halfway through
+                // the list as the device comes back, in a format chosen by accident
+                last = e;
+                break;
+            } catch (IllegalArgumentException | SecurityException e) {
+                last = e;                // no line of this format: try the next
             }
         }
         throw new IOException("cannot play on " + AudioLines.describe(mixerName)
