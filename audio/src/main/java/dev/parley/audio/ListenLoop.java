@@ -123,6 +123,27 @@ final class ListenLoop implements Runnable {
         running = false;
     }
 
+    /**
+     * The microphone failed: the utterance it was hearing is incomplete and is dropped at the next frame (the first
+     * after the device is back), a held reply plays on.
+     */
+    void deviceGap() {
+        gap = true;
+    }
+
+    private volatile boolean gap;
+
+    private void afterGap() {
+        gap = false;
+        if (holding) {
+            host.resumeReply();
+        }
+        resetUtterance();
+        vad.reset();
+        preRoll.clear();
+        preRollSamples = 0;
+    }
+
     @Override
     public void run() {
         try {
@@ -143,6 +164,9 @@ final class ListenLoop implements Runnable {
     }
 
     private void onFrame(PcmAudio frame) throws IOException {
+        if (gap) {
+            afterGap();
+        }
         VadEvent ev = vad.process(frame);
         host.level(LevelMeter.rmsDbfs(frame));
         long now = System.nanoTime();

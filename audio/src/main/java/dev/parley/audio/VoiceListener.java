@@ -1,6 +1,7 @@
 package dev.parley.audio;
 
 import dev.parley.audio.asr.Transcript;
+import dev.parley.audio.device.DeviceFault;
 
 /**
  * Observes a {@link VoicePipeline}. Methods are called on the pipeline's own threads and must
@@ -40,6 +41,17 @@ public interface VoiceListener {
 
     /** A turn finished (normally or interrupted); its latency stamps are in the exchange. */
     default void turnFinished(Exchange exchange) {
+    }
+
+    /**
+     * The microphone or speaker cannot be used (busy, gone, stopped mid-turn): {@link DeviceFault#message()} says
+     * which, what happened and that Parley retries. The loop keeps running; said once per outage.
+     */
+    default void deviceFault(DeviceFault fault) {
+    }
+
+    /** The device of an earlier {@link #deviceFault} works again: the loop listens (or speaks) again. */
+    default void deviceRecovered(DeviceFault.Kind kind, String device) {
     }
 
     /** A stage failed; the pipeline keeps running when it can. */

@@ -4,6 +4,8 @@ import dev.parley.audio.asr.RecognitionStream;
 import dev.parley.audio.asr.SpeechRecognizer;
 import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.capture.AudioSource;
+import dev.parley.audio.device.DeviceFault;
+import dev.parley.audio.device.DeviceWatcher;
 import dev.parley.audio.frontend.AudioFrontEnd;
 import dev.parley.audio.frontend.FrontEndSource;
 import dev.parley.audio.frontend.FrontEndStats;
@@ -70,7 +72,7 @@ public final class VoicePipeline implements AutoCloseable {
     private final AtomicLong confirmed = new AtomicLong();
     private final AtomicLong turnIds = new AtomicLong();
     private RecognitionStream stream;
-    private ListenLoop listen;
+    private volatile ListenLoop listen;
     private Thread listenThread;
     private Thread respondThread;
     private volatile boolean running;
@@ -146,6 +148,9 @@ public final class VoicePipeline implements AutoCloseable {
         listen = new ListenLoop(source, stream, settings, new ListenHost(), frontEnd, vad,
                 () -> cleaned instanceof FrontEndSource f ? f.lastReductionDb() : 0);
         sink.tap(frontEnd);
+        DeviceWatcher devices = new Devices();
+        rawSource.watch(devices);
+        sink.watch(devices);
         running = true;
         respondThread = Thread.ofPlatform().name("parley-respond").daemon().start(this::respondLoop);
         speak.start();
@@ -202,6 +207,25 @@ public final class VoicePipeline implements AutoCloseable {
     /** Frames the capture dropped because the pipeline fell behind. */
     public long droppedFrames() {
         return source.droppedFrames();
+    }
+
+    /** A microphone or speaker outage, said to the listeners; a turn the microphone lost mid-way is dropped. */
+    private final class Devices implements DeviceWatcher {
+        @Override
+        public void fault(DeviceFault fault) {
+            LOG.log(System.Logger.Level.WARNING, fault.message());
+            ListenLoop l = listen;
+            if (fault.kind() == DeviceFault.Kind.MICROPHONE && l != null) {
+                l.deviceGap();
+            }
+            fire(v -> v.deviceFault(fault));
+        }
+
+        @Override
+        public void recovered(DeviceFault.Kind kind, String device) {
+            LOG.log(System.Logger.Level.INFO, "the " + kind.word() + " (" + device + ") works again");
+            fire(v -> v.deviceRecovered(kind, device));
+        }
     }
 
     private final class ListenHost implements ListenLoop.Host {

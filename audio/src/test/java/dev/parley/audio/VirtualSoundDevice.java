@@ -19,7 +19,7 @@ public final class VirtualSoundDevice implements AutoCloseable {
     private final Path in;
     private final Path out;
     private final LinkedBlockingQueue<byte[]> pending = new LinkedBlockingQueue<>();
-    private final Thread writer;
+    private volatile Thread writer;
     private volatile IOException failure;
     private static final byte[] END = new byte[0];
 
@@ -107,6 +107,38 @@ public final class VirtualSoundDevice implements AutoCloseable {
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /**
+     * Takes the microphone away as unplugging it would for ALSA: {@code in.raw} is deleted, so opening the capture
+     * device fails in ALSA itself until {@link #plugInMicrophone()}. A line already open keeps reading the pipe (the
+     * feeder stays, so it never sees the end of the pipe and never floods the loop with unpaced silence); the test
+     * closes it under its user to make it "go" (see {@code UnpluggableLines#pullOut}).
+     */
+    public void unplugMicrophone() throws IOException {
+        Files.deleteIfExists(in);
+    }
+
+    /** Gives the microphone back after {@link #unplugMicrophone()}: a new pipe and feeder. */
+    public void plugInMicrophone() throws IOException, InterruptedException {
+        pending.add(END);
+        writer.join(5000);
+        Process p = new ProcessBuilder("mkfifo", in.toString()).redirectErrorStream(true).start();
+        if (p.waitFor() != 0) {
+            throw new IOException("mkfifo " + in + " failed: " + new String(p.getInputStream().readAllBytes()));
+        }
+        writer = Thread.ofPlatform().name("test-mic-feed").daemon().start(this::pump);
+    }
+
+    /** Takes the speaker away: {@code out.raw} becomes a folder, so opening the playback device fails in ALSA. */
+    public void unplugSpeaker() throws IOException {
+        Files.deleteIfExists(out);
+        Files.createDirectory(out);
+    }
+
+    /** Gives the speaker back after {@link #unplugSpeaker()}. */
+    public void plugInSpeaker() throws IOException {
+        Files.deleteIfExists(out);
     }
 
     public Path home() {

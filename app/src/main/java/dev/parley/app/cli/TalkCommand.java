@@ -10,6 +10,10 @@ import dev.parley.audio.VoiceSettings;
 import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.capture.MicrophoneSource;
+import dev.parley.audio.capture.ResilientMicrophone;
+import dev.parley.audio.device.JavaSoundLines;
+import dev.parley.audio.device.RetryPolicy;
+import dev.parley.audio.playback.ResilientSpeaker;
 import dev.parley.audio.capture.RealTimeSource;
 import dev.parley.audio.capture.WavFileSource;
 import dev.parley.audio.frontend.AudioFrontEnd;
@@ -284,20 +288,18 @@ final class TalkCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The microphone, kept alive through faults: one that is busy or absent at start, or lost mid-turn, is said (by
+     * {@link VoiceTurnPrinter#deviceFault}) and tried again until it works (docs/audio.md, "Device faults").
+     */
     private AudioSource openMicrophone() {
-        try {
-            MicrophoneSource.Options options = MicrophoneSource.Options.defaults();
-            return MicrophoneSource.open(inputDevice == null ? options : options.withMixer(inputDevice));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new UsageException("no microphone (" + e.getMessage() + "): use --input FILE.wav, or type with 'parley chat'", e);
-        }
+        MicrophoneSource.Options options = MicrophoneSource.Options.defaults();
+        return ResilientMicrophone.open(inputDevice == null ? options : options.withMixer(inputDevice),
+                new JavaSoundLines(), RetryPolicy.defaults());
     }
 
+    /** The speaker, kept alive through faults like the microphone; while it is away replies are printed only. */
     private AudioSink openSpeaker(int rate) {
-        try {
-            return SpeakerSink.open(outputDevice, rate);
-        } catch (IOException | IllegalArgumentException e) {
-            throw new UsageException("cannot play sound (" + e.getMessage() + "): use --out FILE.wav, or type with 'parley chat'", e);
-        }
+        return ResilientSpeaker.open(outputDevice, rate, new JavaSoundLines(), RetryPolicy.defaults());
     }
 }

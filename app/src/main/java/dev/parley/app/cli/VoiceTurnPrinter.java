@@ -67,6 +67,17 @@ final class VoiceTurnPrinter implements VoiceListener {
     }
 
     @Override
+    public void deviceFault(dev.parley.audio.device.DeviceFault fault) {
+        err.println("parley: " + fault.message());
+    }
+
+    @Override
+    public void deviceRecovered(dev.parley.audio.device.DeviceFault.Kind kind, String device) {
+        err.println("parley: the " + kind.word() + " (" + device + ") works again"
+                + (kind == dev.parley.audio.device.DeviceFault.Kind.MICROPHONE ? "; listening" : ""));
+    }
+
+    @Override
     public void error(Throwable error) {
         err.println("parley: voice loop: " + error.getMessage());
     }

@@ -22,6 +22,13 @@ public interface AudioSource extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Tells {@code watcher} when the device behind this source fails and when it works again; sources that cannot
+     * fail that way (files, pushed audio) never call it.
+     */
+    default void watch(dev.parley.audio.device.DeviceWatcher watcher) {
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -1,6 +1,8 @@
 package dev.parley.audio.capture;
 
 import dev.parley.audio.PcmAudio;
+import dev.parley.audio.device.AudioLines;
+import dev.parley.audio.device.JavaSoundLines;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sound.sampled.AudioFormat;
 import javax.sound.sampled.AudioSystem;
-import javax.sound.sampled.DataLine;
 import javax.sound.sampled.LineUnavailableException;
 import javax.sound.sampled.Mixer;
 import javax.sound.sampled.TargetDataLine;
@@ -32,6 +33,7 @@ public final class MicrophoneSource implements AudioSource {
     private volatile boolean running = true;
     private volatile boolean ended;
     private volatile IOException failure;
+    private final String device;
 
     /**
      * Capture settings.
@@ -73,14 +75,19 @@ public final class MicrophoneSource implements AudioSource {
 
     /** Opens and starts capture; throws {@link IOException} naming the device when it cannot. */
     public static MicrophoneSource open(Options options) throws IOException {
-        return new MicrophoneSource(options);
+        return open(options, new JavaSoundLines());
     }
 
-    private MicrophoneSource(Options options) throws IOException {
+    /** Opens and starts capture on a line from {@code lines}; throws {@link IOException} naming the device when it cannot. */
+    public static MicrophoneSource open(Options options, AudioLines lines) throws IOException {
+        return new MicrophoneSource(options, lines);
+    }
+
+    private MicrophoneSource(Options options, AudioLines lines) throws IOException {
         this.sampleRate = options.sampleRate();
         this.queue = new ArrayBlockingQueue<>(options.queueFrames());
-        Mixer mixer = findMixer(options.mixerName());
-        this.line = openLine(mixer, options);
+        this.device = AudioLines.describe(options.mixerName());
+        this.line = openLine(lines, options);
         AudioFormat f = line.getFormat();
         int channels = f.getChannels();
         int deviceRate = Math.round(f.getSampleRate());
@@ -97,10 +104,15 @@ public final class MicrophoneSource implements AudioSource {
         try {
             while (running) {
                 int n = line.read(bytes, 0, bytes.length);
+                if (n < bytes.length && running) {
+                    // a blocking read returns less only when the line was stopped, closed or failed in the driver
+                    // (ALSA's -ENODEV of an unplugged device, -EBADFD of a dead one): the device is gone
+                    failure = new IOException("the microphone (" + device + ") stopped delivering audio (a read returned "
+                            + n + " of " + bytes.length + " bytes" + (line.isOpen() ? "" : ", the line was closed")
+                            + "): it was disconnected or taken by another program");
+                    break;
+                }
                 if (n <= 0) {
-                    if (!line.isOpen()) {
-                        break;
-                    }
                     continue;
                 }
                 short[] mono = toMono(bytes, n, channels);
@@ -132,21 +144,7 @@ public final class MicrophoneSource implements AudioSource {
         return out;
     }
 
-    private static Mixer findMixer(String name) throws IOException {
-        if (name == null) {
-            return null;
-        }
-        List<String> names = new ArrayList<>();
-        for (Mixer.Info info : AudioSystem.getMixerInfo()) {
-            names.add(info.getName());
-            if (info.getName().equals(name)) {
-                return AudioSystem.getMixer(info);
-            }
-        }
-        throw new IOException("no audio device named '" + name + "': expected one of " + names);
-    }
-
-    private static TargetDataLine openLine(Mixer mixer, Options o) throws IOException {
+    private static TargetDataLine openLine(AudioLines lines, Options o) throws IOException {
         List<AudioFormat> tries = new ArrayList<>();
         tries.add(new AudioFormat(o.sampleRate(), 16, 1, true, false));
         for (float r : FALLBACK_RATES) {
@@ -157,18 +155,19 @@ public final class MicrophoneSource implements AudioSource {
         }
         Exception last = null;
         for (AudioFormat f : tries) {
-            DataLine.Info info = new DataLine.Info(TargetDataLine.class, f);
             try {
-                TargetDataLine l = (TargetDataLine) (mixer == null ? AudioSystem.getLine(info) : mixer.getLine(info));
                 int bytesPer100ms = (int) (f.getSampleRate() / 10) * f.getFrameSize();
-                l.open(f, bytesPer100ms * 2);
-                return l;
-            } catch (LineUnavailableException | IllegalArgumentException | SecurityException e) {
+                return lines.openCapture(o.mixerName(), f, bytesPer100ms * 2);
+            } catch (LineUnavailableException e) {
+                // the device itself refused (busy, gone): another format would fail alike, or open halfway through
+                // the list as the device comes back, in a format chosen by accident
                 last = e;
+                break;
+            } catch (IllegalArgumentException | SecurityException e) {
+                last = e;                // no line of this format: try the next
             }
         }
-        String device = mixer == null ? "the default audio device" : "'" + mixer.getMixerInfo().getName() + "'";
-        throw new IOException("cannot capture from " + device + ": expected a 16-bit PCM input line (mono or stereo, 8-48 kHz) but "
+        throw new IOException("cannot capture from " + AudioLines.describe(o.mixerName()) + ": expected a 16-bit PCM input line (mono or stereo, 8-48 kHz) but "
                 + (last == null ? "found none" : "got: " + last.getMessage())
                 + "; capture devices: " + captureDevices(), last);
     }

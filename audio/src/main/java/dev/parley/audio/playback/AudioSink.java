@@ -49,6 +49,13 @@ public interface AudioSink extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Tells {@code watcher} when the output device fails and when it works again; sinks that cannot fail that way
+     * (files) never call it.
+     */
+    default void watch(dev.parley.audio.device.DeviceWatcher watcher) {
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -2,16 +2,18 @@ package dev.parley.audio.playback;
 
 import dev.parley.audio.PcmAudio;
 import dev.parley.audio.capture.Resampler;
+import dev.parley.audio.device.AudioLines;
+import dev.parley.audio.device.JavaSoundLines;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sound.sampled.AudioFormat;
 import javax.sound.sampled.AudioSystem;
-import javax.sound.sampled.DataLine;
 import javax.sound.sampled.LineUnavailableException;
 import javax.sound.sampled.Mixer;
 import javax.sound.sampled.SourceDataLine;
@@ -56,6 +58,10 @@ public final class SpeakerSink implements AudioSink {
     private volatile PlaybackTap tap = PlaybackTap.NONE;
     private volatile boolean paused;
     private Resampler resampler;
+    private volatile String device = "the output line";
+    private volatile Consumer<IOException> onFailure = e -> {
+    };
+    private volatile IOException failure;
 
     private SpeakerSink(SourceDataLine line, int queueChunks) {
         this.line = line;
@@ -70,32 +76,29 @@ public final class SpeakerSink implements AudioSink {
      * {@code sampleRate} (the synthesizer's rate); audio at other rates is resampled.
      */
     public static SpeakerSink open(String mixerName, int sampleRate) throws IOException {
-        Mixer mixer = null;
-        if (mixerName != null) {
-            List<String> names = new ArrayList<>();
-            for (Mixer.Info info : AudioSystem.getMixerInfo()) {
-                names.add(info.getName());
-                if (info.getName().equals(mixerName)) {
-                    mixer = AudioSystem.getMixer(info);
-                }
-            }
-            if (mixer == null) {
-                throw new IOException("no audio device named '" + mixerName + "': expected one of " + names);
-            }
-        }
+        return open(mixerName, sampleRate, new JavaSoundLines());
+    }
+
+    /** {@link #open(String, int)} on a line from {@code lines}. */
+    public static SpeakerSink open(String mixerName, int sampleRate, AudioLines lines) throws IOException {
         Exception last = null;
         for (int rate : new int[] {sampleRate, 48_000, 44_100, 16_000}) {
             AudioFormat f = new AudioFormat(rate, 16, 1, true, false);
-            DataLine.Info info = new DataLine.Info(SourceDataLine.class, f);
             try {
-                SourceDataLine l = (SourceDataLine) (mixer == null ? AudioSystem.getLine(info) : mixer.getLine(info));
-                l.open(f, rate / 10 * 2);     // 100 ms device buffer
-                return new SpeakerSink(l, 256);
-            } catch (LineUnavailableException | IllegalArgumentException | SecurityException e) {
+                SourceDataLine l = lines.openPlayback(mixerName, f, rate / 10 * 2);     // 100 ms device buffer
+                SpeakerSink sink = new SpeakerSink(l, 256);
+                sink.device = AudioLines.describe(mixerName);
+                return sink;
+            } catch (LineUnavailableException e) {
+                // the device itself refused (busy, gone): another format would fail alike, or open halfway through
+                // the list as the device comes back, in a format chosen by accident
                 last = e;
+                break;
+            } catch (IllegalArgumentException | SecurityException e) {
+                last = e;                // no line of this format: try the next
             }
         }
-        throw new IOException("cannot play on " + (mixerName == null ? "the default audio device" : "'" + mixerName + "'")
+        throw new IOException("cannot play on " + AudioLines.describe(mixerName)
                 + ": expected a 16-bit mono output line but " + (last == null ? "found none" : "got: " + last.getMessage()), last);
     }
 
@@ -242,7 +245,7 @@ public final class SpeakerSink implements AudioSink {
                         m.callback().run();
                     }
                     case Chunk c -> {
-                        if (c.epoch() == epoch) {
+                        if (c.epoch() == epoch && failure == null) {
                             busyEpoch = c.epoch();
                             try {
                                 writeChunk(c);
@@ -299,9 +302,50 @@ public final class SpeakerSink implements AudioSink {
             } finally {
                 lock.unlock();
             }
-            line.write(bytes, off, n);
-            totalFrames += n / 2;
+            int written = line.write(bytes, off, n);
+            totalFrames += Math.max(0, written) / 2;
+            if (written < n && c.epoch() == epoch && !closed) {
+                // a blocking write returns less only when a stop flushed it (the epoch changes first) or the line
+                // failed: closed under us, or ALSA's -ENODEV of an unplugged device
+                fail(new IOException("the speaker (" + device + ") stopped taking audio (a write took " + written
+                        + " of " + n + " bytes" + (line.isOpen() ? "" : ", the line was closed")
+                        + "): it was disconnected or taken by another program"));
+                return;
+            }
         }
+    }
+
+    /** The line failed: the writer ends, and whoever set {@link #onFailure} replaces the sink. */
+    private void fail(IOException e) {
+        failure = e;
+        onFailure.accept(e);
+    }
+
+    /** Called once, on the writer thread, when the line fails; the writer then stops writing (see {@link ResilientSpeaker}). */
+    void onFailure(Consumer<IOException> handler) {
+        this.onFailure = handler;
+        if (failure != null) {
+            handler.accept(failure);
+        }
+    }
+
+    /**
+     * Whether the device takes audio: writes {@value #PROBE_MILLIS} ms of silence (more than the 100 ms device buffer,
+     * which takes writes before the device does) before anything is queued. A device can open and still refuse every
+     * write (ALSA's file device on a path it cannot write, a device half gone).
+     */
+    boolean takesAudio() {
+        byte[] silence = new byte[sampleRate * PROBE_MILLIS / 1000 * 2];
+        int written = line.write(silence, 0, silence.length);
+        totalFrames += Math.max(0, written) / 2;
+        return written == silence.length && line.isOpen();
+    }
+
+    static final int PROBE_MILLIS = 250;
+
+    /** Why the line failed, or null while it works. */
+    IOException failure() {
+        return failure;
     }
 
     /** Waits until the clock has passed the end of everything written (or a stop). */

@@ -13,11 +13,17 @@ import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.capture.MicrophoneSource;
+import dev.parley.audio.capture.ResilientMicrophone;
+import dev.parley.audio.device.AudioLines;
+import dev.parley.audio.device.DeviceFault;
+import dev.parley.audio.device.DeviceWatcher;
+import dev.parley.audio.device.JavaSoundLines;
+import dev.parley.audio.device.RetryPolicy;
+import dev.parley.audio.playback.ResilientSpeaker;
 import dev.parley.audio.frontend.FrontEndSettings;
 import dev.parley.audio.frontend.FrontEndStats;
 import dev.parley.audio.frontend.FrontEnds;
 import dev.parley.audio.vad.EnergyVad;
-import dev.parley.audio.playback.SpeakerSink;
 import dev.parley.audio.tts.SpeechSynthesizer;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -44,6 +50,7 @@ import java.util.function.Consumer;
 public final class PipelineVoice implements VoiceControl {
     private final Path voskModel;
     private final String inputDevice;
+    private volatile AudioLines lines = new JavaSoundLines();
     private final String outputDevice;
     private final SpeechSynthesizer tts;
     private final List<Consumer<Exchange>> exchangeListeners = new CopyOnWriteArrayList<>();
@@ -70,6 +77,11 @@ public final class PipelineVoice implements VoiceControl {
         this.settings = settings;
     }
 
+    /** Where the next start opens its microphone and speaker lines (Java Sound unless a test says otherwise). */
+    public void audioLines(AudioLines lines) {
+        this.lines = lines;
+    }
+
     /** Calls {@code listener} with every finished exchange (interrupted ones marked), on the loop's thread. */
     public void addExchangeListener(Consumer<Exchange> listener) {
         exchangeListeners.add(listener);
@@ -93,15 +105,11 @@ public final class PipelineVoice implements VoiceControl {
         this.turns = turns;
         this.events = events;
         MicrophoneSource.Options options = MicrophoneSource.Options.defaults();
-        MicrophoneSource mic = MicrophoneSource.open(inputDevice == null ? options : options.withMixer(inputDevice));
-        SpeakerSink sink;
+        // a device that is busy or absent, at start or later, is said in the voice bar and tried again until it works
+        ResilientMicrophone mic = ResilientMicrophone.open(inputDevice == null ? options : options.withMixer(inputDevice),
+                lines, RetryPolicy.defaults());
+        ResilientSpeaker sink = ResilientSpeaker.open(outputDevice, tts.sampleRate(), lines, RetryPolicy.defaults());
         VoskRecognizer vosk;
-        try {
-            sink = SpeakerSink.open(outputDevice, tts.sampleRate());
-        } catch (IOException | RuntimeException e) {
-            mic.close();
-            throw e;
-        }
         try {
             vosk = VoskRecognizer.load(voskModel);
         } catch (IOException | RuntimeException e) {
@@ -267,6 +275,11 @@ public final class PipelineVoice implements VoiceControl {
         }
 
         @Override
+        public void watch(DeviceWatcher watcher) {
+            inner.watch(watcher);
+        }
+
+        @Override
         public void close() throws IOException {
             inner.close();
         }
@@ -316,6 +329,16 @@ public final class PipelineVoice implements VoiceControl {
             for (Consumer<Exchange> l : exchangeListeners) {
                 l.accept(exchange);
             }
+        }
+
+        @Override
+        public void deviceFault(DeviceFault fault) {
+            ui.deviceFault(fault.message());
+        }
+
+        @Override
+        public void deviceRecovered(DeviceFault.Kind kind, String device) {
+            ui.deviceRecovered();
         }
 
         @Override

@@ -11,6 +11,18 @@ public interface VoiceEvents {
     /** Parley started ({@code true}) or stopped speaking. */
     void speaking(boolean speaking);
 
+    /**
+     * The microphone or speaker is unavailable (busy, gone): the message says which, what happened and that Parley
+     * retries. The loop goes on; {@link #deviceRecovered} follows once the device is back.
+     */
+    default void deviceFault(String message) {
+        error(message);
+    }
+
+    /** The device of the last {@link #deviceFault} works again. */
+    default void deviceRecovered() {
+    }
+
     /** A stage failed; the message says which and why. */
     void error(String message);
 }

@@ -33,6 +33,7 @@ public final class VoiceViewModel implements VoiceEvents {
     // Properties
     private final ReadOnlyBooleanWrapper available = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper deviceFault = new ReadOnlyBooleanWrapper(false);
     private final ReadOnlyBooleanWrapper talking = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper speaking = new ReadOnlyBooleanWrapper();
     private final BooleanProperty handsFree = new SimpleBooleanProperty();
@@ -180,7 +181,9 @@ public final class VoiceViewModel implements VoiceEvents {
     private void ready() {
         loading.set(false);
         available.set(true);
-        status.set(readyText());
+        if (!deviceFault.get()) {
+            status.set(readyText());        // a device fault said during the start stays until the device is back
+        }
     }
 
     private String readyText() {
@@ -225,6 +228,29 @@ public final class VoiceViewModel implements VoiceEvents {
     @Override
     public void error(String message) {
         ui.execute(() -> status.set("Voice error: " + message));
+    }
+
+    @Override
+    public void deviceFault(String message) {
+        ui.execute(() -> {
+            deviceFault.set(true);
+            status.set(message);
+        });
+    }
+
+    @Override
+    public void deviceRecovered() {
+        ui.execute(() -> {
+            if (deviceFault.get()) {
+                deviceFault.set(false);
+                status.set(readyText());
+            }
+        });
+    }
+
+    /** True while the microphone or speaker is unavailable (the status says which; Parley retries). */
+    public ReadOnlyBooleanProperty deviceFaultProperty() {
+        return deviceFault.getReadOnlyProperty();
     }
 
     // Property accessors
