@@ -65,9 +65,7 @@ public final class AppVoice implements VoiceControl {
             return;
         }
         boolean newVoice = !next.voice().equals(options.voice());
-        boolean onlyRate = next.equals(new VoiceOptions(options.voskModel(), options.inputDevice(),
-                options.outputDevice(), options.voice(), options.endOfTurnSilenceMs(), next.speakingRate(),
-                options.frontEnd(), options.halfDuplex()));
+        boolean onlyRate = next.equals(options.withSpeakingRate(next.speakingRate()));
         options = next;
         if (onlyRate) { // no restart: the next sentence is spoken at the new rate
             if (tts != null) {
@@ -114,6 +112,7 @@ public final class AppVoice implements VoiceControl {
                 blankToNull(options.outputDevice()), tts, settings);
         next.setMuted(muted);
         next.frontEndSettings(options.frontEnd());
+        next.voiceActivity(options.vad(), locator.sileroModel().orElse(null));
         exchangeListeners.forEach(next::addExchangeListener);
         next.start(turns, events);
         loop = next;

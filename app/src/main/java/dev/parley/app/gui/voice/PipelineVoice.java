@@ -23,7 +23,9 @@ import dev.parley.audio.playback.ResilientSpeaker;
 import dev.parley.audio.frontend.FrontEndSettings;
 import dev.parley.audio.frontend.FrontEndStats;
 import dev.parley.audio.frontend.FrontEnds;
-import dev.parley.audio.vad.EnergyVad;
+import dev.parley.audio.vad.SileroVadSettings;
+import dev.parley.audio.vad.VadChoice;
+import dev.parley.audio.vad.VadFactory;
 import dev.parley.audio.tts.SpeechSynthesizer;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -48,6 +50,7 @@ import java.util.function.Consumer;
  * Switching hands-free on or off restarts the pipeline in the other mode.
  */
 public final class PipelineVoice implements VoiceControl {
+    private static final System.Logger LOG = System.getLogger(PipelineVoice.class.getName());
     private final Path voskModel;
     private final String inputDevice;
     private volatile AudioLines lines = new JavaSoundLines();
@@ -61,6 +64,10 @@ public final class PipelineVoice implements VoiceControl {
     private VoiceEvents events;
     private volatile boolean muted;
     private FrontEndSettings frontEnd = FrontEndSettings.defaults();
+    /** Opens the voice activity detector of each start; holds ONNX Runtime's environment, so one for the window. */
+    private final VadFactory vads = new VadFactory(m -> LOG.log(System.Logger.Level.WARNING, m));
+    private VadChoice vadChoice = VadChoice.ENERGY;
+    private Path sileroModel;
 
     /**
      * @param voskModel    Vosk model folder
@@ -122,7 +129,8 @@ public final class PipelineVoice implements VoiceControl {
         VoiceTurnLink link = new VoiceTurnLink((chatTurn, latency) -> turns.measured(chatTurn, latency));
         AtomicLong replying = new AtomicLong(-1);
         pipeline = new VoicePipeline(source, vosk, new TurnsResponder(turns, link, replying),
-                new KeepOpenSynthesizer(tts), sink, settings, FrontEnds.open(frontEnd), new EnergyVad(settings.vad()));
+                new KeepOpenSynthesizer(tts), sink, settings, FrontEnds.open(frontEnd),
+                vads.open(vadChoice, sileroModel, settings.vad(), SileroVadSettings.defaults()));
         pipeline.addListener(new Events(events, link, replying));
         pipeline.start();
     }
@@ -164,6 +172,15 @@ public final class PipelineVoice implements VoiceControl {
     }
 
     /** The front end the next start uses (a running loop keeps its own until restarted). */
+    /**
+     * The voice activity detector of the next start: Silero on {@code model} where it loads, else the energy
+     * detector (the factory says why once).
+     */
+    public synchronized void voiceActivity(VadChoice choice, Path model) {
+        this.vadChoice = choice;
+        this.sileroModel = model;
+    }
+
     public synchronized void frontEndSettings(FrontEndSettings settings) {
         this.frontEnd = settings;
     }

@@ -3,6 +3,7 @@ package dev.parley.app.gui.voice;
 import dev.parley.app.store.AppSettings;
 import dev.parley.audio.frontend.FrontEndSettings;
 import dev.parley.audio.frontend.NoiseSuppression;
+import dev.parley.audio.vad.VadChoice;
 
 /**
  * The settings the voice loop is built from, taken from {@link AppSettings}: which Vosk model, which
@@ -16,9 +17,10 @@ import dev.parley.audio.frontend.NoiseSuppression;
  * @param speakingRate       how fast Parley speaks, 0.5 to 2 times the voice's own pace
  * @param frontEnd           the audio front end (echo cancellation, noise suppression)
  * @param halfDuplex         do not listen while speaking even where echo is cancelled
+ * @param vad                the voice activity detector: the energy one, or Silero where its model is installed
  */
 public record VoiceOptions(String voskModel, String inputDevice, String outputDevice, String voice,
-                           int endOfTurnSilenceMs, double speakingRate, FrontEndSettings frontEnd, boolean halfDuplex) {
+                           int endOfTurnSilenceMs, double speakingRate, FrontEndSettings frontEnd, boolean halfDuplex, VadChoice vad) {
     public VoiceOptions {
         voskModel = voskModel == null ? "" : voskModel.strip();
         inputDevice = inputDevice == null ? "" : inputDevice.strip();
@@ -32,6 +34,19 @@ public record VoiceOptions(String voskModel, String inputDevice, String outputDe
             throw new IllegalArgumentException("expected a speaking rate from 0.5 to 2 but found " + speakingRate);
         }
         frontEnd = frontEnd == null ? FrontEndSettings.defaults() : frontEnd;
+        vad = vad == null ? VadChoice.ENERGY : vad;
+    }
+
+    /** Options with the energy voice activity detector. */
+    public VoiceOptions(String voskModel, String inputDevice, String outputDevice, String voice,
+                        int endOfTurnSilenceMs, double speakingRate, FrontEndSettings frontEnd, boolean halfDuplex) {
+        this(voskModel, inputDevice, outputDevice, voice, endOfTurnSilenceMs, speakingRate, frontEnd, halfDuplex, null);
+    }
+
+    /** These options at another speaking rate. */
+    public VoiceOptions withSpeakingRate(double rate) {
+        return new VoiceOptions(voskModel, inputDevice, outputDevice, voice, endOfTurnSilenceMs, rate, frontEnd,
+                halfDuplex, vad);
     }
 
     /** Options with the default front end (echo cancellation, full duplex). */
@@ -52,6 +67,6 @@ public record VoiceOptions(String voskModel, String inputDevice, String outputDe
                 settings.endOfTurnSilenceMs(), settings.speakingRate(),
                 FrontEndSettings.defaults().withEchoCancellation(settings.echoCancellation().equals("on"))
                         .withNoiseSuppression(NoiseSuppression.parse(settings.noiseSuppression())),
-                settings.halfDuplex());
+                settings.halfDuplex(), VadChoice.parse(settings.vad()));
     }
 }

@@ -8,6 +8,7 @@ import dev.parley.models.store.ModelStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Finds the Vosk model folder the voice loop uses: the folder chosen in the settings, else the
@@ -43,5 +44,16 @@ public final class VoskModelLocator {
         }
         VoskRecognizer.checkModelFolder(dir);
         return dir;
+    }
+
+    /** The catalog's Silero VAD model where it is installed in the store, for the neural voice activity detector. */
+    public Optional<Path> sileroModel() {
+        try {
+            CatalogEntry entry = catalog.defaultEntry(EntryKind.VAD);
+            Path file = store.pathFor(entry);
+            return Files.isRegularFile(file) ? Optional.of(file) : Optional.empty();
+        } catch (IllegalStateException e) {
+            return Optional.empty();    // this catalog has no VAD entry
+        }
     }
 }

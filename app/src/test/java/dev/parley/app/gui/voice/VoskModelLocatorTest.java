@@ -30,6 +30,18 @@ class VoskModelLocatorTest {
     }
 
     @Test
+    void theSileroModelIsFoundOnlyOnceItIsInTheStore(@TempDir Path dir) throws IOException {
+        ModelStore store = new ModelStore(dir.resolve("store"));
+        ModelCatalog catalog = ModelCatalog.load();
+        VoskModelLocator locator = new VoskModelLocator(store, catalog);
+        assertTrue(locator.sileroModel().isEmpty(), "nothing installed yet");
+        Path file = store.pathFor(catalog.defaultEntry(dev.parley.models.catalog.EntryKind.VAD));
+        Files.createDirectories(file.getParent());
+        Files.write(file, new byte[] {1, 2, 3});
+        assertEquals(file, locator.sileroModel().orElseThrow());
+    }
+
+    @Test
     void theCatalogDefaultInTheStoreIsFound(@TempDir Path dir) throws IOException {
         ModelStore store = new ModelStore(dir.resolve("store"));
         ModelCatalog catalog = ModelCatalog.load();
