@@ -98,4 +98,16 @@ class DuplexBenchTest {
         assertEquals(2, run.code(), run.toString());
         assertTrue(run.err().contains("--aec must be on or off, found 'maybe'"), run.toString());
     }
+
+    @Test
+    void sileroWithoutItsModelFileIsRefusedSayingWhatIsExpected(@TempDir Path dir) throws Exception {
+        CliRun run = CliRun.of("bench", "duplex", "--aec", "off", "--vad", "silero", "--model", dir.resolve("m.gguf").toString(),
+                "--vosk-model", dir.toString(), "--rooms", dir.toString(), "--speech", dir.toString());
+        assertEquals(2, run.code(), run.toString());
+        assertTrue(run.err().contains("--vad silero needs --vad-model FILE"), run.toString());
+        CliRun odd = CliRun.of("bench", "duplex", "--aec", "off", "--vad", "loudness", "--model", dir.resolve("m.gguf").toString(),
+                "--vosk-model", dir.toString(), "--rooms", dir.toString(), "--speech", dir.toString());
+        assertEquals(2, odd.code(), odd.toString());
+        assertTrue(odd.err().contains("--vad: "), odd.toString());
+    }
 }

@@ -18,6 +18,9 @@ import dev.parley.audio.room.RoomMixer;
 import dev.parley.audio.room.RoomWav;
 import dev.parley.audio.room.VirtualRoom;
 import dev.parley.audio.tts.MaryTtsSynthesizer;
+import dev.parley.audio.vad.SileroVadSettings;
+import dev.parley.audio.vad.VadChoice;
+import dev.parley.audio.vad.VadFactory;
 import dev.parley.engine.sampling.Sampler;
 import dev.parley.engine.sampling.SamplingSettings;
 import java.io.IOException;
@@ -86,6 +89,13 @@ final class DuplexBenchCommand implements Callable<Integer> {
                     + "half-duplex with the energy VAD.")
     String aec;
 
+    @Option(names = "--vad", paramLabel = "energy|silero", defaultValue = "energy",
+            description = "Voice activity detector of the loop (default: ${DEFAULT-VALUE}); silero needs --vad-model.")
+    String vad;
+
+    @Option(names = "--vad-model", paramLabel = "FILE", description = "The Silero VAD v5 ONNX file for --vad silero.")
+    Path vadModel;
+
     @Option(names = "--speech-dbfs", paramLabel = "DB", defaultValue = "-26",
             description = "Active level of the user's speech at the microphone, dBFS (default: ${DEFAULT-VALUE}).")
     double speechDbfs;
@@ -116,6 +126,16 @@ final class DuplexBenchCommand implements Callable<Integer> {
             return makeAssets();
         }
         DuplexFrontEnd front = frontEnd();
+        VadChoice vadChoice;
+        try {
+            vadChoice = VadChoice.parse(vad);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--vad: " + e.getMessage());
+        }
+        if (vadChoice == VadChoice.SILERO && (vadModel == null || !Files.isRegularFile(vadModel))) {
+            throw new UsageException("--vad silero needs --vad-model FILE (the Silero VAD v5 ONNX file) but found "
+                    + (vadModel == null ? "none" : vadModel + ", which is not a file"));
+        }
         VoiceSettings settings = front.settings(VoiceSettings.defaults());
         front.open().close();       // says now, before anything slow, when echo cancellation cannot run
         if (voskModel == null || rooms == null || speechDir == null) {
@@ -137,9 +157,11 @@ final class DuplexBenchCommand implements Callable<Integer> {
             PcmAudio voice = tts.synthesize(CALIBRATION);
             err.printf(Locale.ROOT, "parley: bench duplex: %s, %d threads, %d rooms x %d echo levels x %d SNRs x %d trials, %s%n",
                     modelArgs.model().getFileName(), modelArgs.threads(), roomList.size(), echoDb.size(), snrDb.size(), trials,
-                    front.describe());
+                    front.describe() + ", " + vadChoice.id() + " VAD");
+            VadFactory vads = new VadFactory(m -> err.println("parley: bench duplex: " + m));
             DuplexRun.Shared shared = new DuplexRun.Shared(loaded, modelArgs.context(), Sampler.create(sampling), maxTokens,
-                    voskModel, tts, settings, front, speech, plan, err);
+                    voskModel, tts, settings, front,
+                    () -> vads.open(vadChoice, vadModel, settings.vad(), SileroVadSettings.defaults()), speech, plan, err);
             List<String> rows = new ArrayList<>();
             DuplexTally total = DuplexTally.empty();
             int condition = 0;

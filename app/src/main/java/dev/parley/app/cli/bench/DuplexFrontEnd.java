@@ -37,6 +37,6 @@ enum DuplexFrontEnd {
 
     /** What the report says about this choice. */
     String describe() {
-        return this == ON ? "WebRTC AEC3 front end, full duplex, energy VAD" : "no echo canceller, half-duplex energy VAD";
+        return this == ON ? "WebRTC AEC3 front end, full duplex" : "no echo canceller, half-duplex";
     }
 }

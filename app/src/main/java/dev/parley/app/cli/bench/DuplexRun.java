@@ -10,7 +10,8 @@ import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.room.ScheduledSpeech;
 import dev.parley.audio.room.VirtualRoom;
 import dev.parley.audio.tts.SpeechSynthesizer;
-import dev.parley.audio.vad.EnergyVad;
+import dev.parley.audio.vad.VoiceActivityDetector;
+import java.util.function.Supplier;
 import dev.parley.engine.generate.CachedSession;
 import dev.parley.engine.sampling.Sampler;
 import java.io.IOException;
@@ -39,7 +40,7 @@ final class DuplexRun {
 
     /** What every condition shares. */
     record Shared(LoadedModel model, int context, Sampler sampler, int maxTokens, Path voskModel, SpeechSynthesizer tts,
-                  VoiceSettings settings, DuplexFrontEnd frontEnd, List<Speech> speech, DuplexPlan plan, PrintStream log) {
+                  VoiceSettings settings, DuplexFrontEnd frontEnd, Supplier<VoiceActivityDetector> vad, List<Speech> speech, DuplexPlan plan, PrintStream log) {
     }
 
     private DuplexRun() {
@@ -56,7 +57,7 @@ final class DuplexRun {
             responder.warmUp();
             VoskRecognizer vosk = VoskRecognizer.load(s.voskModel());
             try (VoicePipeline pipeline = new VoicePipeline(room.microphone(), vosk, responder, new KeepOpenSynthesizer(s.tts()),
-                    room.speaker(), s.settings(), s.frontEnd().open(), new EnergyVad(s.settings().vad()))) {
+                    room.speaker(), s.settings(), s.frontEnd().open(), s.vad().get())) {
                 pipeline.addListener(events);
                 pipeline.start();
                 int n = 0;
