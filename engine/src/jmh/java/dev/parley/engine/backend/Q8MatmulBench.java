@@ -1,0 +1,98 @@
+package dev.parley.engine.backend;
+
+import dev.parley.engine.gguf.GgmlType;
+import dev.parley.engine.tensor.Activations;
+import dev.parley.engine.tensor.Q8_0Quantizer;
+import dev.parley.engine.tensor.Tensor;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The Q8_0 x float matrix product of {@link VectorBackend} on FFN-shaped matrices (rows x cols of the SmolLM2-135M
+ * gate/up and down projections and the Qwen2.5-0.5B gate/up), for 1 token and prompt chunks. {@code product} reuses
+ * activations already quantized; {@code quantizeAndProduct} includes the activation pass, as the engine runs it.
+ * Divide {@code 2 * rows * cols * tokens} by the time for GFLOPS.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 4, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx1g"})
+public class Q8MatmulBench {
+
+    @Param({"1536x576", "576x1536", "4864x896"})
+    public String shape;
+
+    @Param({"1", "8", "32", "128"})
+    public int tokens;
+
+    @Param({"1"})
+    public int threads;
+
+    private Arena arena;
+    private Tensor w;
+    private Activations act;
+    private float[] x;
+    private float[] out;
+    private VectorBackend backend;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        String[] rc = shape.split("x");
+        int rows = Integer.parseInt(rc[0]);
+        int cols = Integer.parseInt(rc[1]);
+        SplittableRandom random = new SplittableRandom(7);
+        float[] dense = new float[rows * cols];
+        for (int i = 0; i < dense.length; i++) {
+            dense[i] = (float) random.nextGaussian();
+        }
+        arena = Arena.ofShared();
+        MemorySegment data = arena.allocate(GgmlType.Q8_0.byteSizeFor((long) rows * cols), 64);
+        Q8_0Quantizer.quantize(dense, 0, dense.length, data, 0);
+        w = Tensor.of("bench", GgmlType.Q8_0, data, rows, cols);
+        x = new float[tokens * cols];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = (float) random.nextGaussian();
+        }
+        act = new Activations(tokens, cols);
+        act.set(x, tokens, cols);
+        out = new float[rows * tokens];
+        backend = new VectorBackend(threads);
+        backend.matmul(w, act, out);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        backend.close();
+        arena.close();
+    }
+
+    @Benchmark
+    public float[] product() {
+        backend.matmul(w, act, out);
+        return out;
+    }
+
+    @Benchmark
+    public float[] quantizeAndProduct() {
+        act.set(x, tokens, w.cols());
+        backend.matmul(w, act, out);
+        return out;
+    }
+}
