@@ -89,6 +89,39 @@ public class Q8MatmulBench {
         return out;
     }
 
+    /**
+     * The kernel this issue started from, for side-by-side ratios: one thread, tiles of 32 rows, 2 rows x 4 tokens
+     * per pass, then one token at a time.
+     */
+    @Benchmark
+    public float[] productBefore() {
+        int rows = w.rows();
+        int blocks = w.cols() / Activations.BLOCK;
+        long rowBytes = w.rowBytes();
+        MemorySegment seg = w.data();
+        float[] xf = act.dequantizedQuants();
+        int dim = w.cols();
+        int quads = tokens - tokens % 4;
+        for (int r0 = 0; r0 < rows; r0 += 32) {
+            int r1 = Math.min(rows, r0 + 32);
+            for (int t = 0; t < quads; t += 4) {
+                int r = r0;
+                for (; r + 1 < r1; r += 2) {
+                    Q8FloatKernels.dotQ8_0r2x4w512(seg, r * rowBytes, rowBytes, blocks, xf, dim, t, out, rows, r);
+                }
+                if (r < r1) {
+                    Q8FloatKernels.dotQ8_0x4w512(seg, r * rowBytes, blocks, xf, dim, t, out, rows, r);
+                }
+            }
+            for (int t = quads; t < tokens; t++) {
+                for (int r = r0; r < r1; r++) {
+                    out[t * rows + r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, t * dim);
+                }
+            }
+        }
+        return out;
+    }
+
     @Benchmark
     public float[] quantizeAndProduct() {
         act.set(x, tokens, w.cols());

@@ -1,0 +1,75 @@
+package dev.parley.engine.backend;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The 512-bit Q8_0 x float product over a range of weight rows: rows in tiles of {@link #ROW_TILE} kept in L1/L2
+ * while every group of 4 activation rows (in L1) passes over them through the 3 x 4 micro-kernel of
+ * {@link Q8TileKernels}; the leftover tokens (fewer than 4) through the 3 x T kernels, leftover rows through
+ * the 2- and 1-row kernels of {@link Q8FloatKernels}. All give each (row, token) the same bits.
+ */
+final class Q8TiledProduct {
+
+    /** Weight rows per tile: 48 rows of 576 columns are 29 KiB (L1), of 4864 columns 242 KiB (L2). */
+    static final int ROW_TILE = 48;
+    static final int TOKENS = 4;
+
+    private Q8TiledProduct() {
+    }
+
+    /**
+     * {@code out[t * rows + r]} for rows {@code [from, to)} of the Q8_0 matrix {@code w} ({@code rowBytes} per row,
+     * {@code blocks} blocks) and every activation row t below {@code count} of the dequantized activations
+     * {@code x} (row length {@code dim}).
+     */
+    static void rows(MemorySegment w, long rowBytes, int rows, int blocks, float[] x, int dim, int count,
+                     float[] out, int from, int to) {
+        if (count == 1) {
+            decodeRows(w, rowBytes, rows, blocks, x, out, from, to);
+            return;
+        }
+        for (int r0 = from; r0 < to; r0 += ROW_TILE) {
+            int r1 = Math.min(to, r0 + ROW_TILE);
+            int t = 0;
+            for (; t + TOKENS <= count; t += TOKENS) {
+                int r = r0;
+                for (; r + 3 <= r1; r += 3) {
+                    Q8TileKernels.r3x4(w, r * rowBytes, rowBytes, blocks, x, dim, t, out, rows, r);
+                }
+                if (r + 2 == r1) {
+                    Q8FloatKernels.dotQ8_0r2x4w512(w, r * rowBytes, rowBytes, blocks, x, dim, t, out, rows, r);
+                } else if (r + 1 == r1) {
+                    Q8FloatKernels.dotQ8_0x4w512(w, r * rowBytes, blocks, x, dim, t, out, rows, r);
+                }
+            }
+            int left = count - t;
+            if (left > 0) {
+                int r = r0;
+                for (; r + 3 <= r1; r += 3) {
+                    switch (left) {
+                        case 3 -> Q8TileKernels.r3x3(w, r * rowBytes, rowBytes, blocks, x, dim, t, out, rows, r);
+                        case 2 -> Q8TileKernels.r3x2(w, r * rowBytes, rowBytes, blocks, x, dim, t, out, rows, r);
+                        default -> Q8TileKernels.r3x1(w, r * rowBytes, rowBytes, blocks, x, dim, t, out, rows, r);
+                    }
+                }
+                for (; r < r1; r++) {
+                    for (int u = t; u < count; u++) {
+                        out[u * rows + r] = Q8FloatKernels.dotQ8_0w512(w, r * rowBytes, blocks, x, u * dim);
+                    }
+                }
+            }
+        }
+    }
+
+    /** One token: three rows per pass (three streams of weights in flight), then the one-row kernel. */
+    private static void decodeRows(MemorySegment w, long rowBytes, int rows, int blocks, float[] x, float[] out,
+                                   int from, int to) {
+        int r = from;
+        for (; r + 3 <= to; r += 3) {
+            Q8TileKernels.r3x1(w, r * rowBytes, rowBytes, blocks, x, 0, 0, out, rows, r);
+        }
+        for (; r < to; r++) {
+            out[r] = Q8FloatKernels.dotQ8_0w512(w, r * rowBytes, blocks, x, 0);
+        }
+    }
+}
