@@ -132,10 +132,12 @@ public final class Activations {
         roundedFormat = format;
     }
 
-    private void quantize() {
-        if (dim % BLOCK != 0) {
-            throw new IllegalStateException("expected a row length that is a multiple of 32 for Q8_0 but found " + dim);
-        }
+    /**
+     * The definition (and the scalar reference): {@code d = amax / 127}, the scale rounded to FP16, each
+     * {@code q = (byte) Math.rint(x * 127 / amax)}; {@link ActivationQuantizer} computes the same bits with vectors.
+     */
+    static void quantizeScalar(float[] raw, int count, int dim, byte[] quants, short[] wideQuants,
+                               float[] dequantized, float[] scales) {
         int blocks = dim / BLOCK;
         for (int t = 0; t < count; t++) {
             for (int b = 0; b < blocks; b++) {
@@ -156,6 +158,13 @@ public final class Activations {
                 }
             }
         }
+    }
+
+    private void quantize() {
+        if (dim % BLOCK != 0) {
+            throw new IllegalStateException("expected a row length that is a multiple of 32 for Q8_0 but found " + dim);
+        }
+        ActivationQuantizer.quantize(raw, count, dim, quants, wideQuants, dequantized, scales);
         quantized = true;
     }
 }
