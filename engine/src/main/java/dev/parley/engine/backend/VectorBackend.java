@@ -173,6 +173,12 @@ public final class VectorBackend implements Backend {
         VectorKernels.axpy(alpha, x, xo, y, yo, n);
     }
 
+    /** {@link Backend#swiGlu} with the Vector API's exp (within an ulp or so of the reference's rounded exp). */
+    @Override
+    public void swiGlu(float[] gate, float[] up, int from, int to) {
+        VectorKernels.swiGlu(gate, up, from, to);
+    }
+
     private static void rows(Tensor w, Activations x, float[] out, int from, int to, boolean wide) {
         MemorySegment seg = w.data();
         long rowBytes = w.rowBytes();

@@ -123,23 +123,16 @@ final class Transformer {
      */
     private void swiGlu(SessionState s, int n) {
         if (n < 16_384 || backend.threads() == 1) {
-            swiGlu(s.hb, s.hb2, 0, n);
+            backend.swiGlu(s.hb, s.hb2, 0, n);
             return;
         }
         int pieces = backend.threads() * 4;
         int per = (n + pieces - 1) / pieces;
         backend.parallelFor(pieces, (from, to, thread) -> {
             for (int p = from; p < to; p++) {
-                swiGlu(s.hb, s.hb2, p * per, Math.min(n, (p + 1) * per));
+                backend.swiGlu(s.hb, s.hb2, p * per, Math.min(n, (p + 1) * per));
             }
         });
-    }
-
-    private static void swiGlu(float[] hb, float[] hb2, int from, int to) {
-        for (int i = from; i < to; i++) {
-            float g = hb[i];
-            hb[i] = g / (1f + (float) Math.exp(-g)) * hb2[i];
-        }
     }
 
     /** Final norm and output projection of the residual rows {@code rows[0 .. n)} into {@code out}, one row each. */

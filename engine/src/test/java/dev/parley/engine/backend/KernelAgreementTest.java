@@ -216,6 +216,33 @@ class KernelAgreementTest {
     }
 
     @Test
+    void vectorSwiGluAgreesWithTheReference() {
+        Random rnd = new Random(13);
+        int n = 1000;
+        float[] gate = new float[n];
+        float[] up = new float[n];
+        for (int i = 0; i < n; i++) {
+            gate[i] = (float) (rnd.nextGaussian() * (i < 900 ? 4 : 60)); // the last ones overflow exp(-g)
+            up[i] = (float) rnd.nextGaussian();
+        }
+        gate[0] = 0f;
+        gate[1] = -0f;
+        try (Backend scalar = new ScalarBackend(); Backend vector = new VectorBackend(1)) {
+            float[] expected = gate.clone();
+            float[] actual = gate.clone();
+            scalar.swiGlu(expected, up, 3, n - 2);
+            vector.swiGlu(actual, up, 3, n - 2);
+            for (int i = 0; i < n; i++) {
+                if (i < 3 || i >= n - 2) {
+                    assertEquals(gate[i], actual[i], 0f, "outside the range at " + i);
+                } else {
+                    assertEquals(expected[i], actual[i], 4 * Math.ulp(expected[i]) + 1e-30f, "at " + i + " (gate " + gate[i] + ")");
+                }
+            }
+        }
+    }
+
+    @Test
     void oneDispatchOverSeveralWeightsEqualsSeparateProducts() {
         Random rnd = new Random(8);
         try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(3)) {
