@@ -113,6 +113,25 @@ public final class Int8KvCache implements KvCache {
     }
 
     @Override
+    public void read(int layer, int position, int n, int offset, int length, float[] keysT, int stride,
+                     float[] out, int at) {
+        byte[] k = keys[layer];
+        byte[] v = values[layer];
+        float[] ks = keyScales[layer];
+        float[] vs = valueScales[layer];
+        for (int j = 0; j < n; j++) {
+            int p = position + j;
+            int o = (at + j) * length;
+            for (int i = 0; i < length; i++) {
+                int c = offset + i;
+                int h = p * heads + c / headSize;
+                keysT[i * stride + at + j] = k[p * kvDim + c] * ks[h];
+                out[o + i] = v[p * kvDim + c] * vs[h];
+            }
+        }
+    }
+
+    @Override
     public void addValue(int layer, int position, int offset, float weight, float[] out, int outOffset, int length) {
         byte[] v = values[layer];
         float[] sc = valueScales[layer];

@@ -1,0 +1,165 @@
+package dev.parley.engine.model;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Blocked causal attention with an online softmax (FlashAttention's order of work) for a group of query rows that
+ * read the same KV head of the same cache: the query heads of one GQA group for one or more consecutive tokens of
+ * a sequence. The cache is read a block of {@link #BLOCK} positions at a time through {@link KvCache#read} (as
+ * floats, keys transposed: one row per component, so that 16 positions' scores are 16-lane FMAs with no lane
+ * reductions); every block is used by every query of the group while it is in L1. Each query keeps a running
+ * maximum, a running sum and an unnormalised output, rescaled when the maximum grows; the result is the
+ * reference's (one pass for the maximum, one for the exps, one for the values) up to float rounding.
+ *
+ * <p>One instance per thread: it holds that thread's scratch.
+ */
+final class BlockAttention {
+
+    /** Positions per block: 64 keys and values of a 64-wide head are 32 KiB of floats (L1). */
+    static final int BLOCK = 64;
+
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+
+    private final int headSize;
+    private final int maxQueries;
+    private final float[] keysT;   // (headSize, BLOCK)
+    private final float[] values;  // (BLOCK, headSize)
+    private final float[] scores;  // (BLOCK)
+    private final float[] acc;     // (maxQueries, headSize)
+    private final float[] max;     // (maxQueries)
+    private final double[] sum;    // (maxQueries)
+    /** The caller's per-call arrays for {@link #attend}: query offsets, lengths and output offsets. */
+    final int[] qOffsets;
+    final int[] lengths;
+    final int[] outOffsets;
+
+    BlockAttention(int headSize, int maxQueries) {
+        this.headSize = headSize;
+        this.maxQueries = maxQueries;
+        keysT = new float[headSize * BLOCK];
+        values = new float[BLOCK * headSize];
+        scores = new float[BLOCK];
+        acc = new float[maxQueries * headSize];
+        max = new float[maxQueries];
+        sum = new double[maxQueries];
+        qOffsets = new int[maxQueries];
+        lengths = new int[maxQueries];
+        outOffsets = new int[maxQueries];
+    }
+
+    /** Query rows one call may hold. */
+    int maxQueries() {
+        return maxQueries;
+    }
+
+    /**
+     * Attention of {@code nq} query rows over {@code cache}'s head slice {@code [kvOffset, kvOffset + headSize)}:
+     * query i is {@code q[qOffsets[i] ..]}, attends to positions {@code [0, lengths[i])} and writes its output to
+     * {@code out[outOffsets[i] ..]}. {@code scale} multiplies every score.
+     */
+    void attend(KvCache cache, int layer, int kvOffset, float[] q, int[] qOffsets, int[] lengths, int nq,
+                float scale, float[] out, int[] outOffsets) {
+        if (nq > maxQueries) {
+            throw new IllegalArgumentException("expected at most " + maxQueries + " query rows but found " + nq);
+        }
+        int hs = headSize;
+        int longest = 0;
+        for (int i = 0; i < nq; i++) {
+            longest = Math.max(longest, lengths[i]);
+            max[i] = Float.NEGATIVE_INFINITY;
+            sum[i] = 0;
+            java.util.Arrays.fill(acc, i * hs, (i + 1) * hs, 0f);
+        }
+        for (int p0 = 0; p0 < longest; p0 += BLOCK) {
+            int n = Math.min(BLOCK, longest - p0);
+            cache.read(layer, p0, n, kvOffset, hs, keysT, BLOCK, values, 0);
+            for (int i = 0; i < nq; i++) {
+                int valid = Math.min(n, lengths[i] - p0);
+                if (valid > 0) {
+                    block(i, q, qOffsets[i], valid, scale);
+                }
+            }
+        }
+        for (int i = 0; i < nq; i++) {
+            float inv = (float) (1.0 / sum[i]);
+            int a = i * hs;
+            int o = outOffsets[i];
+            int d = 0;
+            for (; d + F.length() <= hs; d += F.length()) {
+                FloatVector.fromArray(F, acc, a + d).mul(inv).intoArray(out, o + d);
+            }
+            for (; d < hs; d++) {
+                out[o + d] = acc[a + d] * inv;
+            }
+        }
+    }
+
+    /** Query i against the first {@code valid} positions of the block in the scratch arrays. */
+    private void block(int i, float[] q, int qo, int valid, float scale) {
+        int hs = headSize;
+        int lanes = F.length();
+        // Scores, 16 (or 8) positions per vector: sum over d of q[d] * keysT[d][j].
+        float best = Float.NEGATIVE_INFINITY;
+        for (int j = 0; j < valid; j += lanes) {
+            FloatVector s0 = FloatVector.zero(F);
+            FloatVector s1 = s0;
+            int d = 0;
+            for (; d + 1 < hs; d += 2) {
+                s0 = FloatVector.fromArray(F, keysT, d * BLOCK + j).fma(FloatVector.broadcast(F, q[qo + d]), s0);
+                s1 = FloatVector.fromArray(F, keysT, (d + 1) * BLOCK + j).fma(FloatVector.broadcast(F, q[qo + d + 1]), s1);
+            }
+            if (d < hs) {
+                s0 = FloatVector.fromArray(F, keysT, d * BLOCK + j).fma(FloatVector.broadcast(F, q[qo + d]), s0);
+            }
+            FloatVector s = s0.add(s1).mul(scale);
+            s.intoArray(scores, j);
+            VectorMask<Float> in = F.indexInRange(j, valid);
+            best = Math.max(best, s.reduceLanes(VectorOperators.MAX, in));
+        }
+        float m = max[i];
+        int a = i * hs;
+        if (best > m) {
+            if (m != Float.NEGATIVE_INFINITY) {
+                float corr = (float) Math.exp(m - best);
+                sum[i] *= corr;
+                int d = 0;
+                for (; d + lanes <= hs; d += lanes) {
+                    FloatVector.fromArray(F, acc, a + d).mul(corr).intoArray(acc, a + d);
+                }
+                for (; d < hs; d++) {
+                    acc[a + d] *= corr;
+                }
+            }
+            m = best;
+            max[i] = m;
+        }
+        // exp(score - max), the running sum, and the weighted values.
+        float total = 0f;
+        for (int j = 0; j < valid; j += lanes) {
+            VectorMask<Float> in = F.indexInRange(j, valid);
+            FloatVector e = FloatVector.fromArray(F, scores, j).sub(m).lanewise(VectorOperators.EXP);
+            e = FloatVector.zero(F).blend(e, in);
+            e.intoArray(scores, j);
+            total += e.reduceLanes(VectorOperators.ADD);
+        }
+        sum[i] += total;
+        int d = 0;
+        for (; d + lanes <= hs; d += lanes) {
+            FloatVector v = FloatVector.fromArray(F, acc, a + d);
+            for (int j = 0; j < valid; j++) {
+                v = FloatVector.fromArray(F, values, j * hs + d).fma(FloatVector.broadcast(F, scores[j]), v);
+            }
+            v.intoArray(acc, a + d);
+        }
+        for (; d < hs; d++) {
+            float v = acc[a + d];
+            for (int j = 0; j < valid; j++) {
+                v += scores[j] * values[j * hs + d];
+            }
+            acc[a + d] = v;
+        }
+    }
+}
