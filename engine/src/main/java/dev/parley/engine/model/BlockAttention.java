@@ -18,10 +18,13 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class BlockAttention {
 
-    /** Positions per block: 64 keys and values of a 64-wide head are 32 KiB of floats (L1). */
-    static final int BLOCK = 64;
-
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+
+    /**
+     * Positions per block: four vectors of scores (64 at 512 bits; the keys and values of a 64-wide head are then
+     * 32 KiB of floats, in L1).
+     */
+    static final int BLOCK = 4 * F.length();
 
     private final int headSize;
     private final int maxQueries;
@@ -101,23 +104,50 @@ final class BlockAttention {
     private void block(int i, float[] q, int qo, int valid, float scale) {
         int hs = headSize;
         int lanes = F.length();
-        // Scores, 16 (or 8) positions per vector: sum over d of q[d] * keysT[d][j].
-        float best = Float.NEGATIVE_INFINITY;
-        for (int j = 0; j < valid; j += lanes) {
-            FloatVector s0 = FloatVector.zero(F);
-            FloatVector s1 = s0;
-            int d = 0;
-            for (; d + 1 < hs; d += 2) {
-                s0 = FloatVector.fromArray(F, keysT, d * BLOCK + j).fma(FloatVector.broadcast(F, q[qo + d]), s0);
-                s1 = FloatVector.fromArray(F, keysT, (d + 1) * BLOCK + j).fma(FloatVector.broadcast(F, q[qo + d + 1]), s1);
-            }
-            if (d < hs) {
-                s0 = FloatVector.fromArray(F, keysT, d * BLOCK + j).fma(FloatVector.broadcast(F, q[qo + d]), s0);
-            }
-            FloatVector s = s0.add(s1).mul(scale);
-            s.intoArray(scores, j);
-            VectorMask<Float> in = F.indexInRange(j, valid);
-            best = Math.max(best, s.reduceLanes(VectorOperators.MAX, in));
+        // Scores of the whole block, four vectors of positions at once: sum over d of q[d] * keysT[d][j]. Two
+        // accumulators per vector (even and odd d) make eight independent FMA chains, enough to hide the latency.
+        FloatVector s0 = FloatVector.zero(F);
+        FloatVector s1 = s0, s2 = s0, s3 = s0, u0 = s0, u1 = s0, u2 = s0, u3 = s0;
+        int d = 0;
+        for (; d + 1 < hs; d += 2) {
+            FloatVector qd = FloatVector.broadcast(F, q[qo + d]);
+            int kd = d * BLOCK;
+            s0 = FloatVector.fromArray(F, keysT, kd).fma(qd, s0);
+            s1 = FloatVector.fromArray(F, keysT, kd + lanes).fma(qd, s1);
+            s2 = FloatVector.fromArray(F, keysT, kd + 2 * lanes).fma(qd, s2);
+            s3 = FloatVector.fromArray(F, keysT, kd + 3 * lanes).fma(qd, s3);
+            FloatVector qe = FloatVector.broadcast(F, q[qo + d + 1]);
+            int ke = kd + BLOCK;
+            u0 = FloatVector.fromArray(F, keysT, ke).fma(qe, u0);
+            u1 = FloatVector.fromArray(F, keysT, ke + lanes).fma(qe, u1);
+            u2 = FloatVector.fromArray(F, keysT, ke + 2 * lanes).fma(qe, u2);
+            u3 = FloatVector.fromArray(F, keysT, ke + 3 * lanes).fma(qe, u3);
+        }
+        if (d < hs) {
+            FloatVector qd = FloatVector.broadcast(F, q[qo + d]);
+            int kd = d * BLOCK;
+            s0 = FloatVector.fromArray(F, keysT, kd).fma(qd, s0);
+            s1 = FloatVector.fromArray(F, keysT, kd + lanes).fma(qd, s1);
+            s2 = FloatVector.fromArray(F, keysT, kd + 2 * lanes).fma(qd, s2);
+            s3 = FloatVector.fromArray(F, keysT, kd + 3 * lanes).fma(qd, s3);
+        }
+        s0 = s0.add(u0).mul(scale);
+        s1 = s1.add(u1).mul(scale);
+        s2 = s2.add(u2).mul(scale);
+        s3 = s3.add(u3).mul(scale);
+        s0.intoArray(scores, 0);
+        s1.intoArray(scores, lanes);
+        s2.intoArray(scores, 2 * lanes);
+        s3.intoArray(scores, 3 * lanes);
+        float best = s0.reduceLanes(VectorOperators.MAX, F.indexInRange(0, valid));
+        if (valid > lanes) {
+            best = Math.max(best, s1.reduceLanes(VectorOperators.MAX, F.indexInRange(lanes, valid)));
+        }
+        if (valid > 2 * lanes) {
+            best = Math.max(best, s2.reduceLanes(VectorOperators.MAX, F.indexInRange(2 * lanes, valid)));
+        }
+        if (valid > 3 * lanes) {
+            best = Math.max(best, s3.reduceLanes(VectorOperators.MAX, F.indexInRange(3 * lanes, valid)));
         }
         float m = max[i];
         int a = i * hs;
@@ -125,7 +155,7 @@ final class BlockAttention {
             if (m != Float.NEGATIVE_INFINITY) {
                 float corr = (float) Math.exp(m - best);
                 sum[i] *= corr;
-                int d = 0;
+                d = 0;
                 for (; d + lanes <= hs; d += lanes) {
                     FloatVector.fromArray(F, acc, a + d).mul(corr).intoArray(acc, a + d);
                 }
@@ -146,7 +176,7 @@ final class BlockAttention {
             total += e.reduceLanes(VectorOperators.ADD);
         }
         sum[i] += total;
-        int d = 0;
+        d = 0;
         for (; d + lanes <= hs; d += lanes) {
             FloatVector v = FloatVector.fromArray(F, acc, a + d);
             for (int j = 0; j < valid; j++) {

@@ -122,11 +122,18 @@ public final class Int8KvCache implements KvCache {
         for (int j = 0; j < n; j++) {
             int p = position + j;
             int o = (at + j) * length;
-            for (int i = 0; i < length; i++) {
+            int i = 0;
+            while (i < length) {
                 int c = offset + i;
-                int h = p * heads + c / headSize;
-                keysT[i * stride + at + j] = k[p * kvDim + c] * ks[h];
-                out[o + i] = v[p * kvDim + c] * vs[h];
+                int h = c / headSize;
+                int end = Math.min(length, i + (h + 1) * headSize - c); // the rest of head h
+                float kd = ks[p * heads + h];
+                float vd = vs[p * heads + h];
+                int base = p * kvDim + offset;
+                for (; i < end; i++) {
+                    keysT[i * stride + at + j] = k[base + i] * kd;
+                    out[o + i] = v[base + i] * vd;
+                }
             }
         }
     }
