@@ -45,11 +45,11 @@ final class Q8TiledProduct {
             int left = count - t;
             if (left > 0) {
                 int r = r0;
-                for (; r + 3 <= r1; r += 3) {
-                    switch (left) {
-                        case 3 -> Q8TileKernels.r3x3(w, r * rowBytes, rowBytes, blocks, x, dim, t, out, rows, r);
-                        case 2 -> Q8TileKernels.r3x2(w, r * rowBytes, rowBytes, blocks, x, dim, t, out, rows, r);
-                        default -> Q8TileKernels.r3x1(w, r * rowBytes, rowBytes, blocks, x, dim, t, out, rows, r);
+                for (; left > 1 && r + 3 <= r1; r += 3) {
+                    if (left == 3) {
+                        Q8TileKernels.r3x3(w, r * rowBytes, rowBytes, blocks, x, dim, t, out, rows, r);
+                    } else {
+                        Q8TileKernels.r3x2(w, r * rowBytes, rowBytes, blocks, x, dim, t, out, rows, r);
                     }
                 }
                 for (; r < r1; r++) {
@@ -61,14 +61,13 @@ final class Q8TiledProduct {
         }
     }
 
-    /** One token: three rows per pass (three streams of weights in flight), then the one-row kernel. */
+    /**
+     * One token: the one-row kernel. (Three rows per pass, {@code Q8TileKernels.r3x1}, was as fast in JMH but
+     * several times slower inside the engine's decode loop, for a reason not found yet.)
+     */
     private static void decodeRows(MemorySegment w, long rowBytes, int rows, int blocks, float[] x, float[] out,
                                    int from, int to) {
-        int r = from;
-        for (; r + 3 <= to; r += 3) {
-            Q8TileKernels.r3x1(w, r * rowBytes, rowBytes, blocks, x, 0, 0, out, rows, r);
-        }
-        for (; r < to; r++) {
+        for (int r = from; r < to; r++) {
             out[r] = Q8FloatKernels.dotQ8_0w512(w, r * rowBytes, blocks, x, 0);
         }
     }
