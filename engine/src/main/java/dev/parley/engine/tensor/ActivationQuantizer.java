@@ -1,9 +1,7 @@
 package dev.parley.engine.tensor;
 
-import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -17,9 +15,6 @@ final class ActivationQuantizer {
 
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED.length() >= 16
             ? FloatVector.SPECIES_512 : FloatVector.SPECIES_256;
-    private static final VectorSpecies<Integer> I = F.length() == 16 ? IntVector.SPECIES_512 : IntVector.SPECIES_256;
-    private static final VectorSpecies<Byte> B = F.length() == 16 ? ByteVector.SPECIES_128 : ByteVector.SPECIES_64;
-    private static final VectorSpecies<Short> S = F.length() == 16 ? ShortVector.SPECIES_256 : ShortVector.SPECIES_128;
     private static final float ROUND = 12582912f; // 1.5 * 2^23
     private static final int BLOCK = Activations.BLOCK;
 
@@ -31,6 +26,7 @@ final class ActivationQuantizer {
                          float[] scales) {
         int blocks = dim / BLOCK;
         int lanes = F.length();
+        int[] ints = new int[BLOCK];
         for (int t = 0; t < count; t++) {
             for (int b = 0; b < blocks; b++) {
                 int base = t * dim + b * BLOCK;
@@ -46,9 +42,12 @@ final class ActivationQuantizer {
                 for (int j = 0; j < BLOCK; j += lanes) {
                     FloatVector v = FloatVector.fromArray(F, raw, base + j).mul(id).add(ROUND).sub(ROUND);
                     v.mul(sd).intoArray(dequantized, base + j);
-                    IntVector q = (IntVector) v.convert(VectorOperators.F2I, 0);
-                    q.convertShape(VectorOperators.I2B, B, 0).reinterpretAsBytes().intoArray(quants, base + j);
-                    q.convertShape(VectorOperators.I2S, S, 0).reinterpretAsShorts().intoArray(wide, base + j);
+                    ((IntVector) v.convert(VectorOperators.F2I, 0)).intoArray(ints, j);
+                }
+                // Narrowed in scalar code: C2 did not intrinsify the int-to-byte/short vector casts here.
+                for (int j = 0; j < BLOCK; j++) {
+                    quants[base + j] = (byte) ints[j];
+                    wide[base + j] = (short) ints[j];
                 }
             }
         }
