@@ -544,4 +544,67 @@ final class Q8BlockingVariants {
         out[(t0 + 4) * rows + r + 2] = a2_4.reduceLanes(VectorOperators.ADD);
         out[(t0 + 5) * rows + r + 2] = a2_5.reduceLanes(VectorOperators.ADD);
     }
+
+    /** 3 row(s) x 1 activation rows: 6 accumulators, each weight block converted once for 1 tokens. */
+    static void r3x1(MemorySegment w, long base, long rowBytes, int blocks, float[] x, int dim, int t0,
+                    float[] out, int rows, int r) {
+        FloatVector z = FloatVector.zero(F);
+        FloatVector a0_0 = z, c0_0 = z, a1_0 = z, c1_0 = z, a2_0 = z, c2_0 = z;
+        int x0 = t0 * dim;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 34;
+            long b0 = bo;
+            FloatVector d0 = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, b0)));
+            FloatVector l0 = ((FloatVector) ByteVector.fromMemorySegment(B128, w, b0 + 2, LE).convertShape(B2F, F, 0)).mul(d0);
+            FloatVector h0 = ((FloatVector) ByteVector.fromMemorySegment(B128, w, b0 + 18, LE).convertShape(B2F, F, 0)).mul(d0);
+            long b1 = bo + rowBytes;
+            FloatVector d1 = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, b1)));
+            FloatVector l1 = ((FloatVector) ByteVector.fromMemorySegment(B128, w, b1 + 2, LE).convertShape(B2F, F, 0)).mul(d1);
+            FloatVector h1 = ((FloatVector) ByteVector.fromMemorySegment(B128, w, b1 + 18, LE).convertShape(B2F, F, 0)).mul(d1);
+            long b2 = bo + 2 * rowBytes;
+            FloatVector d2 = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, b2)));
+            FloatVector l2 = ((FloatVector) ByteVector.fromMemorySegment(B128, w, b2 + 2, LE).convertShape(B2F, F, 0)).mul(d2);
+            FloatVector h2 = ((FloatVector) ByteVector.fromMemorySegment(B128, w, b2 + 18, LE).convertShape(B2F, F, 0)).mul(d2);
+            int xo = x0 + b * QK;
+            FloatVector xl0 = FloatVector.fromArray(F, x, xo);
+            FloatVector xh0 = FloatVector.fromArray(F, x, xo + 16);
+            a0_0 = l0.fma(xl0, a0_0);
+            c0_0 = h0.fma(xh0, c0_0);
+            a1_0 = l1.fma(xl0, a1_0);
+            c1_0 = h1.fma(xh0, c1_0);
+            a2_0 = l2.fma(xl0, a2_0);
+            c2_0 = h2.fma(xh0, c2_0);
+        }
+        out[(t0 + 0) * rows + r + 0] = a0_0.add(c0_0).reduceLanes(VectorOperators.ADD);
+        out[(t0 + 0) * rows + r + 1] = a1_0.add(c1_0).reduceLanes(VectorOperators.ADD);
+        out[(t0 + 0) * rows + r + 2] = a2_0.add(c2_0).reduceLanes(VectorOperators.ADD);
+    }
+
+    /** 2 row(s) x 1 activation rows: 4 accumulators, each weight block converted once for 1 tokens. */
+    static void r2x1(MemorySegment w, long base, long rowBytes, int blocks, float[] x, int dim, int t0,
+                    float[] out, int rows, int r) {
+        FloatVector z = FloatVector.zero(F);
+        FloatVector a0_0 = z, c0_0 = z, a1_0 = z, c1_0 = z;
+        int x0 = t0 * dim;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 34;
+            long b0 = bo;
+            FloatVector d0 = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, b0)));
+            FloatVector l0 = ((FloatVector) ByteVector.fromMemorySegment(B128, w, b0 + 2, LE).convertShape(B2F, F, 0)).mul(d0);
+            FloatVector h0 = ((FloatVector) ByteVector.fromMemorySegment(B128, w, b0 + 18, LE).convertShape(B2F, F, 0)).mul(d0);
+            long b1 = bo + rowBytes;
+            FloatVector d1 = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, b1)));
+            FloatVector l1 = ((FloatVector) ByteVector.fromMemorySegment(B128, w, b1 + 2, LE).convertShape(B2F, F, 0)).mul(d1);
+            FloatVector h1 = ((FloatVector) ByteVector.fromMemorySegment(B128, w, b1 + 18, LE).convertShape(B2F, F, 0)).mul(d1);
+            int xo = x0 + b * QK;
+            FloatVector xl0 = FloatVector.fromArray(F, x, xo);
+            FloatVector xh0 = FloatVector.fromArray(F, x, xo + 16);
+            a0_0 = l0.fma(xl0, a0_0);
+            c0_0 = h0.fma(xh0, c0_0);
+            a1_0 = l1.fma(xl0, a1_0);
+            c1_0 = h1.fma(xh0, c1_0);
+        }
+        out[(t0 + 0) * rows + r + 0] = a0_0.add(c0_0).reduceLanes(VectorOperators.ADD);
+        out[(t0 + 0) * rows + r + 1] = a1_0.add(c1_0).reduceLanes(VectorOperators.ADD);
+    }
 }

@@ -156,6 +156,45 @@ public class Q8MatmulBench {
         return out;
     }
 
+    /** One token, one thread, 2 and 3 rows per pass (more FMA chains and weight streams in flight). */
+    @Benchmark
+    public float[] decodeRows2() {
+        Tensor m = ws[next];
+        next = next + 1 == ws.length ? 0 : next + 1;
+        int rows = m.rows();
+        int blocks = m.cols() / Activations.BLOCK;
+        long rowBytes = m.rowBytes();
+        MemorySegment seg = m.data();
+        float[] xf = act.dequantizedQuants();
+        int r = 0;
+        for (; r + 2 <= rows; r += 2) {
+            Q8BlockingVariants.r2x1(seg, r * rowBytes, rowBytes, blocks, xf, 0, 0, out, rows, r);
+        }
+        for (; r < rows; r++) {
+            out[r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, 0);
+        }
+        return out;
+    }
+
+    @Benchmark
+    public float[] decodeRows3() {
+        Tensor m = ws[next];
+        next = next + 1 == ws.length ? 0 : next + 1;
+        int rows = m.rows();
+        int blocks = m.cols() / Activations.BLOCK;
+        long rowBytes = m.rowBytes();
+        MemorySegment seg = m.data();
+        float[] xf = act.dequantizedQuants();
+        int r = 0;
+        for (; r + 3 <= rows; r += 3) {
+            Q8BlockingVariants.r3x1(seg, r * rowBytes, rowBytes, blocks, xf, 0, 0, out, rows, r);
+        }
+        for (; r < rows; r++) {
+            out[r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, 0);
+        }
+        return out;
+    }
+
     @Benchmark
     public float[] quantizeAndProduct() {
         act.set(x, tokens, w.cols());
