@@ -34,9 +34,7 @@ final class Q8TiledProduct {
         int touched = 0;
         for (int r0 = from; r0 < to; r0 += ROW_TILE) {
             int r1 = Math.min(to, r0 + ROW_TILE);
-            if (PREFETCH) {
-                touched += touch(w, r0 * rowBytes, (r1 - r0) * rowBytes);
-            }
+            touched += touch(w, r0 * rowBytes, (r1 - r0) * rowBytes);
             int t = 0;
             for (; t + TOKENS <= count; t += TOKENS) {
                 int r = r0;
@@ -69,7 +67,6 @@ final class Q8TiledProduct {
         sink = touched;
     }
 
-    private static final boolean PREFETCH = !Boolean.getBoolean("parley.q8.noprefetch");
     private static final VectorSpecies<Byte> B512 = ByteVector.SPECIES_512;
     /** Keeps the JIT from dropping {@link #touch}'s loads. */
     @SuppressWarnings("unused")
