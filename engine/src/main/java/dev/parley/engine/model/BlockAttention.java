@@ -53,6 +53,12 @@ final class BlockAttention {
         outOffsets = new int[maxQueries];
     }
 
+    /** Bytes of the arrays of one instance (for the memory report). */
+    static long scratchBytes(int headSize, int maxQueries) {
+        return 4L * (2L * headSize * BLOCK + BLOCK + (long) maxQueries * headSize + maxQueries)
+                + 8L * maxQueries + 3L * 4 * maxQueries;
+    }
+
     /** Query rows one call may hold. */
     int maxQueries() {
         return maxQueries;

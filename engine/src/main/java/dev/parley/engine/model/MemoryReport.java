@@ -86,7 +86,10 @@ public record MemoryReport(Map<GgmlType, Long> mappedWeightBytes, Map<GgmlType, 
         // rounded floats, int8 quants, quants widened to shorts, quants back as floats, block scales
         long activations = 4 * n + n + 2 * n + 4 * n + 4 * ((n + Activations.BLOCK - 1) / Activations.BLOCK + chunk);
         long rows = 2L * 4 * chunk; // each row's position and the rows whose logits are wanted (ints)
-        return 4 * floats + activations + rows;
+        // blocked attention: per thread its scratch, per step 3 ints per (row, KV head) item
+        long attention = threads * BlockAttention.scratchBytes(c.headSize(), Transformer.ATTENTION_TOKENS * c.groupSize())
+                + 3L * 4 * chunk * c.kvHeads();
+        return 4 * floats + activations + rows + attention;
     }
 
     /** Mapped plus quantized matrix bytes plus heap vectors. */

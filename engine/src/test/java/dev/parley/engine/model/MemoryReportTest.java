@@ -109,7 +109,15 @@ class MemoryReportTest {
         if (!c.isPrimitive()) {
             long sum = 0;
             for (Object e : (Object[]) a) {
-                sum += e == null ? 0 : arrayOf(e, seen);
+                if (e == null) {
+                    continue;
+                }
+                try {
+                    // arrays of arrays, and arrays of scratch objects (one per thread)
+                    sum += e.getClass().isArray() ? arrayOf(e, seen) : seen.add(e) ? arrayBytes(e, seen) : 0;
+                } catch (IllegalAccessException ex) {
+                    throw new IllegalStateException(ex);
+                }
             }
             return sum;
         }
