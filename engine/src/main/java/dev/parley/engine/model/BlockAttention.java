@@ -106,8 +106,42 @@ final class BlockAttention {
         }
     }
 
-    /** Query i against the first {@code valid} positions of the block in the scratch arrays. */
+    /**
+     * Query i against the first {@code valid} positions of the block in the scratch arrays. Split into small
+     * methods: one large method of Vector API calls can exceed C2's inlining budget, and a vector operation that
+     * is not inlined is not intrinsified (the blocked kernel then measured 10-40x slower in some JVM runs).
+     */
     private void block(int i, float[] q, int qo, int valid, float scale) {
+        int hs = headSize;
+        int lanes = F.length();
+        float best = scores(q, qo, valid, scale);
+        float m = max[i];
+        int a = i * hs;
+        if (best > m) {
+            if (m != Float.NEGATIVE_INFINITY) {
+                float corr = (float) Math.exp(m - best);
+                sum[i] *= corr;
+                int d = 0;
+                for (; d + lanes <= hs; d += lanes) {
+                    FloatVector.fromArray(F, acc, a + d).mul(corr).intoArray(acc, a + d);
+                }
+                for (; d < hs; d++) {
+                    acc[a + d] *= corr;
+                }
+            }
+            m = best;
+            max[i] = m;
+        }
+        sum[i] += exps(valid, m);
+        if (hs == 4 * lanes) {
+            weightedValues4(a, valid);
+        } else {
+            weightedValues(a, valid);
+        }
+    }
+
+    /** The block's scores (times {@code scale}) into {@link #scores}; returns the largest of the valid ones. */
+    private float scores(float[] q, int qo, int valid, float scale) {
         int hs = headSize;
         int lanes = F.length();
         // Scores of the whole block, four vectors of positions at once: sum over d of q[d] * keysT[d][j]. Two
@@ -155,24 +189,12 @@ final class BlockAttention {
         if (valid > 3 * lanes) {
             best = Math.max(best, s3.reduceLanes(VectorOperators.MAX, F.indexInRange(3 * lanes, valid)));
         }
-        float m = max[i];
-        int a = i * hs;
-        if (best > m) {
-            if (m != Float.NEGATIVE_INFINITY) {
-                float corr = (float) Math.exp(m - best);
-                sum[i] *= corr;
-                d = 0;
-                for (; d + lanes <= hs; d += lanes) {
-                    FloatVector.fromArray(F, acc, a + d).mul(corr).intoArray(acc, a + d);
-                }
-                for (; d < hs; d++) {
-                    acc[a + d] *= corr;
-                }
-            }
-            m = best;
-            max[i] = m;
-        }
-        // exp(score - max), the running sum, and the weighted values.
+        return best;
+    }
+
+    /** {@code exp(score - m)} in place for the valid positions (0 beyond); returns their sum. */
+    private float exps(int valid, float m) {
+        int lanes = F.length();
         float total = 0f;
         for (int j = 0; j < valid; j += lanes) {
             VectorMask<Float> in = F.indexInRange(j, valid);
@@ -181,14 +203,71 @@ final class BlockAttention {
             e.intoArray(scores, j);
             total += e.reduceLanes(VectorOperators.ADD);
         }
-        sum[i] += total;
-        d = 0;
+        return total;
+    }
+
+    /**
+     * {@code acc[a ..] += sum over j of scores[j] * values[j]} for a head of four vectors (64 at 512 bits): the
+     * whole output row in registers, two sets of accumulators (even and odd positions), eight FMA chains.
+     */
+    private void weightedValues4(int a, int valid) {
+        int hs = headSize;
+        int lanes = F.length();
+        {
+            // The usual head (64 at 512 bits): the whole output row in registers, two sets of accumulators
+            // (even and odd positions) so that eight FMA chains hide the latency.
+            FloatVector v0 = FloatVector.fromArray(F, acc, a);
+            FloatVector v1 = FloatVector.fromArray(F, acc, a + lanes);
+            FloatVector v2 = FloatVector.fromArray(F, acc, a + 2 * lanes);
+            FloatVector v3 = FloatVector.fromArray(F, acc, a + 3 * lanes);
+            FloatVector w0 = FloatVector.zero(F), w1 = w0, w2 = w0, w3 = w0;
+            int j = 0;
+            for (; j + 1 < valid; j += 2) {
+                FloatVector p = FloatVector.broadcast(F, scores[j]);
+                int o = j * hs;
+                v0 = FloatVector.fromArray(F, values, o).fma(p, v0);
+                v1 = FloatVector.fromArray(F, values, o + lanes).fma(p, v1);
+                v2 = FloatVector.fromArray(F, values, o + 2 * lanes).fma(p, v2);
+                v3 = FloatVector.fromArray(F, values, o + 3 * lanes).fma(p, v3);
+                FloatVector r = FloatVector.broadcast(F, scores[j + 1]);
+                o += hs;
+                w0 = FloatVector.fromArray(F, values, o).fma(r, w0);
+                w1 = FloatVector.fromArray(F, values, o + lanes).fma(r, w1);
+                w2 = FloatVector.fromArray(F, values, o + 2 * lanes).fma(r, w2);
+                w3 = FloatVector.fromArray(F, values, o + 3 * lanes).fma(r, w3);
+            }
+            if (j < valid) {
+                FloatVector p = FloatVector.broadcast(F, scores[j]);
+                int o = j * hs;
+                v0 = FloatVector.fromArray(F, values, o).fma(p, v0);
+                v1 = FloatVector.fromArray(F, values, o + lanes).fma(p, v1);
+                v2 = FloatVector.fromArray(F, values, o + 2 * lanes).fma(p, v2);
+                v3 = FloatVector.fromArray(F, values, o + 3 * lanes).fma(p, v3);
+            }
+            v0.add(w0).intoArray(acc, a);
+            v1.add(w1).intoArray(acc, a + lanes);
+            v2.add(w2).intoArray(acc, a + 2 * lanes);
+            v3.add(w3).intoArray(acc, a + 3 * lanes);
+        }
+    }
+
+    /** {@code acc[a ..] += sum over j of scores[j] * values[j]} for any head size. */
+    private void weightedValues(int a, int valid) {
+        int hs = headSize;
+        int lanes = F.length();
+        int d = 0;
         for (; d + lanes <= hs; d += lanes) {
             FloatVector v = FloatVector.fromArray(F, acc, a + d);
-            for (int j = 0; j < valid; j++) {
+            FloatVector w = FloatVector.zero(F);
+            int j = 0;
+            for (; j + 1 < valid; j += 2) {
+                v = FloatVector.fromArray(F, values, j * hs + d).fma(FloatVector.broadcast(F, scores[j]), v);
+                w = FloatVector.fromArray(F, values, (j + 1) * hs + d).fma(FloatVector.broadcast(F, scores[j + 1]), w);
+            }
+            if (j < valid) {
                 v = FloatVector.fromArray(F, values, j * hs + d).fma(FloatVector.broadcast(F, scores[j]), v);
             }
-            v.intoArray(acc, a + d);
+            v.add(w).intoArray(acc, a + d);
         }
         for (; d < hs; d++) {
             float v = acc[a + d];
