@@ -195,6 +195,32 @@ public class Q8MatmulBench {
         return out;
     }
 
+    /** One token: each tile of 48 rows read front to back first, then 3 rows per pass from cache. */
+    @Benchmark
+    public float[] decodeTouchRows3() {
+        Tensor m = ws[next];
+        next = next + 1 == ws.length ? 0 : next + 1;
+        int rows = m.rows();
+        int blocks = m.cols() / Activations.BLOCK;
+        long rowBytes = m.rowBytes();
+        MemorySegment seg = m.data();
+        float[] xf = act.dequantizedQuants();
+        int sink = 0;
+        for (int r0 = 0; r0 < rows; r0 += 48) {
+            int r1 = Math.min(rows, r0 + 48);
+            sink += Q8TiledProduct.touch(seg, r0 * rowBytes, (r1 - r0) * rowBytes);
+            int r = r0;
+            for (; r + 3 <= r1; r += 3) {
+                Q8BlockingVariants.r3x1(seg, r * rowBytes, rowBytes, blocks, xf, 0, 0, out, rows, r);
+            }
+            for (; r < r1; r++) {
+                out[r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, 0);
+            }
+        }
+        out[0] += sink == 12345 ? 1 : 0;
+        return out;
+    }
+
     @Benchmark
     public float[] quantizeAndProduct() {
         act.set(x, tokens, w.cols());

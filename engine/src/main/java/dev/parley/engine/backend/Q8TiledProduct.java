@@ -77,7 +77,7 @@ final class Q8TiledProduct {
      * so this one sequential stream brings them into cache at the streaming bandwidth, where the micro-kernels'
      * three interleaved row streams measured about half of it from memory (Q8MatmulBench decodeRows3 vs product).
      */
-    private static int touch(MemorySegment w, long offset, long bytes) {
+    static int touch(MemorySegment w, long offset, long bytes) {
         long end = offset + bytes - 64;
         ByteVector acc = ByteVector.zero(B512);
         long o = offset;
