@@ -78,7 +78,13 @@ final class ConversationPrompts {
         if (best == null) {
             return new Prompt(tokenizer.encode(text, addBos, true), 0);
         }
-        int[] rest = bestChars == text.length() ? new int[0] : tokenizer.encode(text.substring(bestChars), false, true);
+        String tail = text.substring(bestChars);
+        int[] rest = tail.isEmpty() ? new int[0] : tokenizer.encode(tail, false, true);
+        if (!spells(rest, tail)) {
+            // The tail alone tokenizes differently from within the text (a space prefix added to its first piece):
+            // what is fed must spell exactly the rendered text, so tokenize it whole.
+            return new Prompt(tokenizer.encode(text, addBos, true), 0);
+        }
         int reused = best.promptIds().length + bestReplyIds;
         int[] ids = Arrays.copyOf(best.promptIds(), reused + rest.length);
         System.arraycopy(best.replyIds(), 0, ids, best.promptIds().length, bestReplyIds);
@@ -110,6 +116,20 @@ final class ConversationPrompts {
             chars = len;
         }
         return n == 0 ? 0 : ((long) chars << 32) | n;
+    }
+
+    /** Whether {@code ids}, decoded as the batcher streams them (no first space dropped), give exactly {@code text}. */
+    private boolean spells(int[] ids, String text) {
+        StreamingDecoder decoder = new StreamingDecoder(tokenizer, true, false);
+        StringBuilder out = new StringBuilder(text.length());
+        for (int id : ids) {
+            out.append(decoder.push(id));
+            if (out.length() > text.length()) {
+                return false;
+            }
+        }
+        out.append(decoder.flush());
+        return out.toString().equals(text);
     }
 
     private static int leadingSpace(String s) {
