@@ -284,6 +284,15 @@ public final class ChatService implements AutoCloseable {
                 loaded == null ? -1 : loaded.gpuBytes());
     }
 
+    /**
+     * Prompt tokens the local engine's batcher has computed since the model was loaded (positions reused from a
+     * cache not counted); 0 without a local model.
+     */
+    public long promptTokensComputed() {
+        EngineState loaded = local;
+        return loaded == null ? 0 : loaded.engine().metrics().promptTokens();
+    }
+
     /** Stops any reply, waits briefly for the worker thread and releases the engine. */
     @Override
     public void close() {

@@ -49,7 +49,9 @@ final class EngineTurns implements AutoCloseable {
                 messages.add(new ChatMessage(m.role(), m.content()));
             }
         }
-        EngineHandle handle = engine.chat(new ChatRequest(Long.toString(conversationId), messages, params.sampling(),
+        // A speculative turn of a conversation not yet stored (-1) keeps no cache: -1 is every new conversation's id.
+        String key = conversationId < 0 ? null : Long.toString(conversationId);
+        EngineHandle handle = engine.chat(new ChatRequest(key, messages, params.sampling(),
                 params.maxTokens(), List.of(), params.contextPolicy()), listener, cancel);
         inFlight.add(handle);
         // A stop may have come between the request and its registration (even from the listener, on the engine's

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -26,6 +27,11 @@ import java.util.function.Consumer;
  * tokenizes them and runs every request through one {@link Batcher}, so concurrent callers (chat tabs,
  * the voice loop, clients of {@code parley serve}) share one model in shared steps. It owns the batcher
  * but not the model: close the model after this engine.
+ *
+ * <p>A chat with a conversation id reuses the exact token ids of that conversation's earlier turns (their prompt
+ * and the reply as generated) where the new prompt's text starts with theirs, and tokenizes only the rest (see
+ * {@link ConversationPrompts}): tokenizing a reply's text again need not give back the generated ids, and the
+ * batcher's cached prefix would stop matching at the first reply.
  */
 public final class LocalEngine implements Engine {
     private final LlamaModel model;
@@ -33,6 +39,7 @@ public final class LocalEngine implements Engine {
     private final ChatTemplate template;
     private final String name;
     private final Batcher batcher;
+    private final ConversationPrompts prompts;
 
     /**
      * @param name    the model's name for dashboards and {@code /v1/models}
@@ -46,6 +53,7 @@ public final class LocalEngine implements Engine {
         this.template = Objects.requireNonNull(template, "template");
         this.name = Objects.requireNonNull(name, "name");
         this.batcher = new Batcher(model, tokenizer, options);
+        this.prompts = new ConversationPrompts(tokenizer);
     }
 
     /** With {@link #defaultOptions} for {@code contextLength} positions (capped at the model's context). */
@@ -120,10 +128,18 @@ public final class LocalEngine implements Engine {
             }
         }
         try {
-            ContextWindow.Fit fit = ContextWindow.fit(request.messages(), template, tokenizer, contextLength(),
-                    request.maxTokens(), request.contextPolicy());
-            EngineHandle handle = generate(request.conversationId(), fit.prompt(), request.sampling(),
-                    request.maxTokens(), stops, listener, cancel);
+            String conversation = request.conversationId();
+            String text = template.render(request.messages(), true);
+            ConversationPrompts.Prompt reuse = prompts.encode(conversation, text, !template.includesBos());
+            ContextWindow.Fit fit = request.contextPolicy().mustTrim(reuse.ids().length, request.maxTokens(),
+                    contextLength())
+                    ? ContextWindow.fit(request.messages(), template, tokenizer, contextLength(), request.maxTokens(),
+                            request.contextPolicy())
+                    : new ContextWindow.Fit(request.messages(), reuse.ids(), null);
+            // A trimmed chat's prompt is another text: remembered under what was really fed.
+            String fed = fit.trim() == null ? text : template.render(fit.messages(), true);
+            EngineHandle handle = generate(conversation, fit.prompt(), request.sampling(), request.maxTokens(), stops,
+                    listener, cancel, (ids, r) -> prompts.remember(conversation, fed, ids, r.tokens(), r.text()));
             if (fit.trim() == null) {
                 return handle;
             }
@@ -172,6 +188,13 @@ public final class LocalEngine implements Engine {
     public EngineHandle generate(String conversationId, int[] prompt, SamplingSettings sampling, int maxTokens,
                                  List<String> stopStrings, Consumer<? super TokenEvent> listener,
                                  CancellationToken cancel) {
+        return generate(conversationId, prompt, sampling, maxTokens, stopStrings, listener, cancel, null);
+    }
+
+    /** {@code finished} (may be null) sees the prompt and the batcher's result before the handle's result. */
+    private EngineHandle generate(String conversationId, int[] prompt, SamplingSettings sampling, int maxTokens,
+                                  List<String> stopStrings, Consumer<? super TokenEvent> listener,
+                                  CancellationToken cancel, BiConsumer<int[], GenerationResult> finished) {
         long submitted = System.nanoTime();
         long[] first = {-1};
         Consumer<TokenEvent> timed = event -> {
@@ -182,8 +205,12 @@ public final class LocalEngine implements Engine {
         };
         BatchHandle job = batcher.submit(new BatchRequest(conversationId, prompt, sampling, maxTokens, stopStrings),
                 timed, cancel);
-        CompletableFuture<EngineResult> result = job.result().thenApply(r -> toResult(r, prompt.length, submitted,
-                first[0]));
+        CompletableFuture<EngineResult> result = job.result().thenApply(r -> {
+            if (finished != null) {
+                finished.accept(prompt, r);
+            }
+            return toResult(r, prompt.length, submitted, first[0]);
+        });
         return new EngineHandle() {
             @Override
             public void cancel() {

@@ -567,8 +567,9 @@ final class Scheduler {
     private void keepOrRelease(Sequence s) {
         stats.footprint((long) s.blocks * blockSize, s.cached);
         String conversation = s.request.conversationId();
-        boolean keep = options.reuseCache() && conversation != null && s.reason != StopReason.CANCELLED
-                && s.blocks > 0 && options.policy() == SchedulingPolicy.CONTINUOUS;
+        // A cancelled turn keeps what it computed too: its conversation's cache moved into it when it was admitted,
+        // and a withdrawn speculative reply must not cost the next turn the whole history.
+        boolean keep = options.reuseCache() && conversation != null && s.blocks > 0 && options.policy() == SchedulingPolicy.CONTINUOUS;
         if (keep) {
             int len = Math.min(s.cached, s.promptLength + s.generated);
             conversations.put(conversation, new ConversationCaches.Kept(Arrays.copyOf(s.tokens, len),

@@ -88,7 +88,7 @@ public record ContextPolicy(Kind kind, double keepFraction) {
      * {@code maxTokens} in a window of {@code contextLength}: the reply is guaranteed the smaller of
      * {@code maxTokens} and the part of the window trimming frees.
      */
-    boolean mustTrim(int promptTokens, int maxTokens, int contextLength) {
+    public boolean mustTrim(int promptTokens, int maxTokens, int contextLength) {
         if (kind == Kind.STOP) {
             return false;
         }
