@@ -147,6 +147,7 @@ class CrashSafetyTest {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         // A quick start: one compiler tier and the serial collector; the child only needs to live for seconds.
         Process child = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "--add-modules", "jdk.incubator.vector",
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 TurnWriterChild.class.getName(), db.toString(), model.toString(), String.valueOf(run))
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
