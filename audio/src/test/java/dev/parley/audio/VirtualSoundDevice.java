@@ -88,6 +88,91 @@ public final class VirtualSoundDevice implements AutoCloseable {
         pending.add(audio.toLittleEndianBytes());
     }
 
+    /**
+     * Turns the microphone into a clocked one, as real hardware is: from now on it delivers 20 ms every 20 ms, what
+     * {@link #speakInRealTime} queued or else silence, so the capture never reads ahead of real time nor stalls (fed
+     * at once, the pipe lets the loop read seconds of speech and silence in a blink, and every latency measured from
+     * speech end comes out too short; left unfed, capture stops, which no real microphone does). For measurements;
+     * {@link #speak} must not be used after it. {@link #endInput()} stops the clock.
+     */
+    public synchronized void startClock(int sampleRate) {
+        if (clock != null) {
+            return;
+        }
+        clockRate = sampleRate;
+        clock = Thread.ofPlatform().name("test-mic-clock").daemon().start(this::tick);
+    }
+
+    /** With {@link #startClock}: the microphone hears {@code audio} next, in real time; returns at once. */
+    public void speakInRealTime(PcmAudio audio) {
+        if (clock == null) {
+            throw new IllegalStateException("expected startClock() before speakInRealTime");
+        }
+        short[] s = audio.samples();
+        synchronized (queued) {
+            for (short v : s) {
+                queued.addLast(v);
+            }
+        }
+    }
+
+    /** Samples queued by {@link #speakInRealTime} and not yet heard. */
+    public int queuedSamples() {
+        synchronized (queued) {
+            return queued.size();
+        }
+    }
+
+    /**
+     * The clock's piece: at least what one capture read asks for (20 ms in {@code MicrophoneSource}'s defaults), so
+     * that no read finds less than it wants in the pipe: ALSA's file device reads the pipe once per read and leaves
+     * the rest of the buffer as its null device's silence, cutting holes in the speech.
+     */
+    private static final int PIECE_MILLIS = 20;
+
+    private final java.util.ArrayDeque<Short> queued = new java.util.ArrayDeque<>();
+    private volatile Thread clock;
+    private volatile int clockRate;
+
+    private void tick() {
+        int piece = clockRate * PIECE_MILLIS / 1000;
+        long start = System.nanoTime();
+        try {
+            for (long n = 1; !Thread.currentThread().isInterrupted(); n++) {
+                short[] out = new short[piece];
+                if (pending.size() > 2 && queuedSamples() == 0) {
+                    // nobody reads the microphone (the pipe is full): its silence is lost, as a driver's would be
+                    sleepUntil(start + n * PIECE_MILLIS * 1_000_000L);
+                    continue;
+                }
+                synchronized (queued) {
+                    for (int i = 0; i < piece && !queued.isEmpty(); i++) {
+                        out[i] = queued.removeFirst();
+                    }
+                }
+                pending.add(new PcmAudio(out, clockRate).toLittleEndianBytes());
+                sleepUntil(start + n * PIECE_MILLIS * 1_000_000L);
+            }
+        } catch (InterruptedException e) {
+            // stopped by endInput or close
+        }
+    }
+
+    private static void sleepUntil(long due) throws InterruptedException {
+        long wait = due - System.nanoTime();
+        if (wait > 0) {
+            java.util.concurrent.TimeUnit.NANOSECONDS.sleep(wait);
+        }
+    }
+
+    private void stopClock() throws InterruptedException {
+        Thread c = clock;
+        if (c != null) {
+            c.interrupt();
+            c.join(5000);
+        }
+    }
+
     /** Everything played so far, as 16-bit mono samples at {@code rate}. */
     public PcmAudio played(int rate) throws IOException {
         byte[] b = Files.exists(out) ? Files.readAllBytes(out) : new byte[0];
@@ -96,12 +181,14 @@ public final class VirtualSoundDevice implements AutoCloseable {
 
     /** Ends the microphone's input (capture then reads silence, unpaced): do this before closing capture. */
     public void endInput() throws InterruptedException {
+        stopClock();
         pending.add(END);
         writer.join(5000);
     }
 
     @Override
     public void close() throws Exception {
+        stopClock();
         pending.add(END);
         writer.join(5000);
         if (failure != null) {

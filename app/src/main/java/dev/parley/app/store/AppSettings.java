@@ -164,7 +164,15 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
     public AppSettings withModel(String path, int newContextSize, KvFormat newKv) {
         return new AppSettings(path, backend, threads, newContextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
-                newKv, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy);
+                newKv, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy, echoCancellation, noiseSuppression,
+                halfDuplex, vad);
+    }
+
+    /** With {@code ms} of silence ending a hands-free turn. */
+    public AppSettings withEndOfTurnSilence(int ms) {
+        return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
+                voice, speakingRate, inputDevice, outputDevice, ms, pushToTalkKey, theme, weights, kvCache, remoteUrl,
+                remoteKey, remoteModel, voskModel, contextPolicy, echoCancellation, noiseSuppression, halfDuplex, vad);
     }
 
     public AppSettings withTheme(Theme t) {

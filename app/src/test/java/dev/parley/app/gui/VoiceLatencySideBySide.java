@@ -56,6 +56,10 @@ class VoiceLatencySideBySide {
     private static final List<String> SAID = List.of("03-what-time-is-it", "06-how-are-you", "02-tell-me-a-joke",
             "07-thank-you", "09-hello", "01-what-is-the-weather-like-today", "10-goodbye");
 
+    /** The silence that ends a turn on both paths: the product's default, or {@code -Dparley.voiceBench.endSilence}. */
+    private static final int END_SILENCE = Integer.getInteger("parley.voiceBench.endSilence",
+            VoiceSettings.DEFAULT_END_OF_TURN_SILENCE_MILLIS);
+
     @TempDir
     Path dir;
 
@@ -85,12 +89,14 @@ class VoiceLatencySideBySide {
         for (String name : SAID) {
             said.add(WavFileSource.load(SharedFixtures.require("vosk/wav/marytts/" + name + ".wav"), RATE));
         }
-        StringBuilder report = new StringBuilder("| shape | path | turns | speech end -> first audio, median ms | "
+        StringBuilder report = new StringBuilder("End-of-turn silence " + END_SILENCE + " ms, speculation after "
+                + VoiceSettings.DEFAULT_SPECULATE_AFTER_MILLIS + " ms, both paths fed in real time.\n\n| shape | path | turns | speech end -> first audio, median ms | "
                 + "P90 ms | speculation confirmed |\n|---|---|---|---|---|---|\n");
         device = VirtualSoundDevice.create();
         Path model = dir.resolve(shape + ".gguf");
         Synth.generate(SynthSpec.of(ModelShape.builtIn(shape), GgmlType.Q8_0, 1), model);
         List<Double> talk = talk(model, vosk, said);
+        device.startClock(RATE);
         List<Double> window = window(model, vosk, said);
         report.append(row(shape, "parley talk (--input)", talk)).append(row(shape, "window (hands-free)", window));
         report.append("\nThe window's chat turns (queued, prompt = time to first token, generation, in ms):\n");
@@ -112,7 +118,7 @@ class VoiceLatencySideBySide {
                 throw new java.io.UncheckedIOException(e);
             }
         };
-        app.writeSettings(GuiHarness.settingsFor(model, 1024, 32, vosk));
+        app.writeSettings(GuiHarness.settingsFor(model, 1024, 32, vosk).withEndOfTurnSilence(END_SILENCE));
         app.start();
         var voice = app.window.voiceViewModel();
         GuiHarness.waitFor(() -> voice.availableProperty().get() || voice.statusProperty().get().contains("unavailable"));
@@ -123,7 +129,7 @@ class VoiceLatencySideBySide {
         long started = loop.speculation().confirmed();
         for (PcmAudio utterance : said) {
             int before = exchanges.size();
-            device.speak(utterance.concat(PcmAudio.silence(1500, RATE)));
+            device.speakInRealTime(utterance);
             GuiHarness.waitFor(() -> exchanges.size() > before);
         }
         confirmed = loop.speculation().confirmed() - started;
@@ -144,11 +150,11 @@ class VoiceLatencySideBySide {
                     "You are Parley."), Sampler.create(SamplingSettings.greedy()), 32);
             responder.warmUp();
             // Gated: the next utterance comes after the reply, as in the window's run (no barge-in in either).
-            ScriptedSpeechSource script = new ScriptedSpeechSource(said, 800 + 600, true);
+            ScriptedSpeechSource script = new ScriptedSpeechSource(said, END_SILENCE + 700, true);
             MaryTtsSynthesizer tts = MaryTtsSynthesizer.start();
             VoicePipeline pipeline = new VoicePipeline(new RealTimeSource(script), VoskRecognizer.load(vosk), responder,
                     tts, new WavFileSink(dir.resolve("talk.wav"), tts.sampleRate()),
-                    VoiceSettings.defaults().withEndOfTurnSilence(800));
+                    VoiceSettings.defaults().withEndOfTurnSilence(END_SILENCE));
             try (pipeline) {
                 pipeline.addListener(new VoiceListener() {
                     @Override
