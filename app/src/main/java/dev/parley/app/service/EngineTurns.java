@@ -40,6 +40,16 @@ final class EngineTurns implements AutoCloseable {
     /** Generates the reply to the conversation {@code stored} (ending with the user's message); blocks until done. */
     EngineResult reply(long conversationId, List<StoredMessage> stored, GenerationParams params,
                        CancellationToken cancel, Consumer<? super TokenEvent> listener) throws Exception {
+        return reply(conversationId < 0 ? null : Long.toString(conversationId), stored, params, cancel, listener);
+    }
+
+    /**
+     * As {@link #reply(long, List, GenerationParams, CancellationToken, Consumer)} under the engine's conversation
+     * key {@code key}: a stored conversation's id, a provisional key (see {@link Engine#renameConversation}), or null
+     * for none.
+     */
+    EngineResult reply(String key, List<StoredMessage> stored, GenerationParams params,
+                       CancellationToken cancel, Consumer<? super TokenEvent> listener) throws Exception {
         List<ChatMessage> messages = new ArrayList<>();
         if (!params.systemPrompt().isBlank()) {
             messages.add(ChatMessage.system(params.systemPrompt()));
@@ -49,8 +59,6 @@ final class EngineTurns implements AutoCloseable {
                 messages.add(new ChatMessage(m.role(), m.content()));
             }
         }
-        // A speculative turn of a conversation not yet stored (-1) keeps no cache: -1 is every new conversation's id.
-        String key = conversationId < 0 ? null : Long.toString(conversationId);
         EngineHandle handle = engine.chat(new ChatRequest(key, messages, params.sampling(),
                 params.maxTokens(), List.of(), params.contextPolicy()), listener, cancel);
         inFlight.add(handle);

@@ -66,6 +66,28 @@ class PromptReuseServiceTest {
     }
 
     @Test
+    void theSecondTurnOfAConversationBegunSpeculativelyReusesTheFirst(@TempDir Path dir) throws Exception {
+        Path model = TestModels.tiny(dir);
+        try (ConversationStore store = ConversationStore.open(dir.resolve("s.db"));
+             ChatService service = new ChatService(store)) {
+            service.loadModel(new ModelRequest(model, BackendKind.VECTOR, 1, 2048)).get(60, TimeUnit.SECONDS);
+            // The window's first spoken turn: answered before it is heard, in a conversation created only then.
+            CompletableFuture<Long> heard = new CompletableFuture<>();
+            CompletableFuture<Optional<TurnOutcome>> first = service.speculate(-1, USER[0], SHORT, heard, e -> { });
+            heard.complete(store.create("Spoken").id());
+            TurnOutcome one = first.get(60, TimeUnit.SECONDS).orElseThrow();
+            long id = one.user().conversationId();
+            long before = service.promptTokensComputed();
+            TurnOutcome two = service.send(id, USER[1], false, SHORT, e -> { }).get(60, TimeUnit.SECONDS);
+            long computed = service.promptTokensComputed() - before;
+            int sincePrompt = two.stats().promptTokens() - one.stats().promptTokens();
+            assertTrue(computed >= two.stats().promptTokens() - cachedAfter(one) && computed < sincePrompt,
+                    "the second turn computed " + computed + " of " + two.stats().promptTokens() + " prompt tokens ("
+                    + sincePrompt + " since the first prompt): the first reply's ids were not reused");
+        }
+    }
+
+    @Test
     void aWithdrawnSpeculativeTurnLeavesTheNextTurnsReuseIntact(@TempDir Path dir) throws Exception {
         Path model = TestModels.tiny(dir);
         long withSpeculation = thirdTurnComputed(dir, model, "a.db", true);

@@ -42,6 +42,8 @@ final class ConversationPrompts {
 
     private final Tokenizer tokenizer;
     private final LinkedHashMap<String, ArrayDeque<Turn>> turns = new LinkedHashMap<>(16, 0.75f, true);
+    /** Provisional keys renamed, to the name they now have (a turn still running under one is kept there). */
+    private final LinkedHashMap<String, String> renamed = new LinkedHashMap<>();
 
     ConversationPrompts(Tokenizer tokenizer) {
         this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
@@ -58,7 +60,7 @@ final class ConversationPrompts {
         int bestReplyIds = -1;
         if (conversation != null) {
             synchronized (this) {
-                ArrayDeque<Turn> kept = turns.get(conversation);
+                ArrayDeque<Turn> kept = turns.get(renamed.getOrDefault(conversation, conversation));
                 if (kept != null) {
                     for (Turn t : kept) {
                         if (!text.startsWith(t.promptText())) {
@@ -169,7 +171,8 @@ final class ConversationPrompts {
         Turn turn = new Turn(promptText, promptIds.clone(), shownReply, Arrays.copyOf(generated, kept),
                 Arrays.copyOf(ends, kept));
         synchronized (this) {
-            ArrayDeque<Turn> list = turns.computeIfAbsent(conversation, k -> new ArrayDeque<>());
+            ArrayDeque<Turn> list = turns.computeIfAbsent(renamed.getOrDefault(conversation, conversation),
+                    k -> new ArrayDeque<>());
             list.addFirst(turn);
             while (list.size() > TURNS_KEPT) {
                 list.removeLast();
@@ -179,6 +182,35 @@ final class ConversationPrompts {
                 it.next();
                 it.remove();
             }
+        }
+    }
+
+    /**
+     * {@code from}'s turns are {@code to}'s from now on (before any of {@code to}'s own, which are older), and a
+     * turn still to be remembered under {@code from} goes to {@code to}.
+     */
+    synchronized void rename(String from, String to) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        if (from.equals(to)) {
+            return;
+        }
+        ArrayDeque<Turn> moved = turns.remove(from);
+        if (moved != null) {
+            ArrayDeque<Turn> list = turns.computeIfAbsent(to, k -> new ArrayDeque<>());
+            Iterator<Turn> newestLast = moved.descendingIterator();
+            while (newestLast.hasNext()) {
+                list.addFirst(newestLast.next());
+            }
+            while (list.size() > TURNS_KEPT) {
+                list.removeLast();
+            }
+        }
+        renamed.put(from, to);
+        Iterator<String> oldest = renamed.keySet().iterator();
+        while (renamed.size() > CONVERSATIONS_KEPT && oldest.hasNext()) {
+            oldest.next();
+            oldest.remove();
         }
     }
 

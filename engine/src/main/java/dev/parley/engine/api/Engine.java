@@ -45,6 +45,15 @@ public interface Engine extends AutoCloseable {
         return handle;
     }
 
+    /**
+     * The conversation sent so far under the provisional key {@code from} (a spoken turn answered before it was
+     * stored, so before it had an id) is from now on {@code to}: what the engine keeps of it (a local engine, the ids
+     * it fed and generated) serves requests under {@code to}, also for a turn under {@code from} still running. Does
+     * nothing by default (a remote engine keeps nothing per conversation).
+     */
+    default void renameConversation(String from, String to) {
+    }
+
     /** Stops accepting requests and releases what the engine holds. */
     @Override
     void close();

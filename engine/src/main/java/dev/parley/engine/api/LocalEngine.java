@@ -114,6 +114,12 @@ public final class LocalEngine implements Engine {
 
     /** Failures (a full queue, a prompt that can never fit) complete the handle's result exceptionally. */
     @Override
+    public void renameConversation(String from, String to) {
+        prompts.rename(from, to);
+        batcher.renameConversation(from, to);
+    }
+
+    @Override
     public EngineHandle chat(ChatRequest request, Consumer<? super TokenEvent> listener) {
         return chat(request, listener, null);
     }

@@ -170,6 +170,15 @@ public final class Batcher implements AutoCloseable {
     public long kvBytes() { return blocks * forward.bytesPerBlock(); }
 
     /**
+     * The conversation submitted so far as {@code from} is {@code to} from now on: its kept KV cache (or, for a turn
+     * still running, the cache it will leave) serves the next request under {@code to}. For a spoken turn answered
+     * before its conversation was stored, under a provisional key.
+     */
+    public void renameConversation(String from, String to) {
+        scheduler.rename(java.util.Objects.requireNonNull(from, "from"), java.util.Objects.requireNonNull(to, "to"));
+    }
+
+    /**
      * Gives up every idle conversation cache and every cached shared block (they are rebuilt on demand) and
      * waits until the batcher's thread has done it.
      */

@@ -40,6 +40,11 @@ final class Scheduler {
     private int[] paddingTable = new int[4];
     private int paddingBlocks;
     private volatile Runnable dropRequest;
+    /** Renames asked for by other threads ({from, to}), applied on the batcher's thread. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<String[]> renames = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** Conversations renamed, to their new key (batcher's thread only; the oldest forgotten first). */
+    private final java.util.LinkedHashMap<String, String> renamed = new java.util.LinkedHashMap<>();
+    private static final int RENAMES_KEPT = 256;
 
     Scheduler(BatcherOptions options, BatchForward forward, Vocabulary vocabulary, BatcherStats stats,
               Runnable publish) {
@@ -62,6 +67,31 @@ final class Scheduler {
 
     boolean idle() {
         return waiting.isEmpty() && running.isEmpty() && dropRequest == null;
+    }
+
+    /**
+     * From now on the conversation {@code from} is {@code to} (any thread): its kept cache moves, and a turn still
+     * running under {@code from} leaves its cache under {@code to}.
+     */
+    void rename(String from, String to) {
+        renames.add(new String[] {from, to});
+    }
+
+    /** The key a conversation's cache lives under, after the renames asked for so far (batcher's thread). */
+    private String cacheKey(String conversation) {
+        for (String[] r; (r = renames.poll()) != null; ) {
+            ConversationCaches.Kept k = conversations.take(r[0]);
+            if (k != null) {
+                conversations.put(r[1], k);
+            }
+            renamed.put(r[0], r[1]);
+            var oldest = renamed.keySet().iterator();
+            while (renamed.size() > RENAMES_KEPT && oldest.hasNext()) {
+                oldest.next();
+                oldest.remove();
+            }
+        }
+        return conversation == null ? null : renamed.getOrDefault(conversation, conversation);
     }
 
     void enqueue(List<Sequence> arrived) {
@@ -247,7 +277,7 @@ final class Scheduler {
             return;
         }
         int limit = s.length - 1;
-        String conversation = s.request.conversationId();
+        String conversation = cacheKey(s.request.conversationId());
         ConversationCaches.Kept kept = conversation != null ? conversations.peek(conversation) : null;
         int keepLen = 0;
         if (kept != null) {
@@ -566,7 +596,7 @@ final class Scheduler {
 
     private void keepOrRelease(Sequence s) {
         stats.footprint((long) s.blocks * blockSize, s.cached);
-        String conversation = s.request.conversationId();
+        String conversation = cacheKey(s.request.conversationId());
         // A cancelled turn keeps what it computed too: its conversation's cache moved into it when it was admitted,
         // and a withdrawn speculative reply must not cost the next turn the whole history.
         boolean keep = options.reuseCache() && conversation != null && s.blocks > 0 && options.policy() == SchedulingPolicy.CONTINUOUS;
