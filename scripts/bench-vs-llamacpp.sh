@@ -7,7 +7,8 @@
 # /tmp/parley-bench), then for 1 and 2 threads runs `parley bench decode` and llama.cpp's
 # equivalent (scripts/llamacpp-bench.mjs, through the npm package node-llama-cpp, which must be
 # installed in $LLAMACPP_DIR: `npm i -E node-llama-cpp@3.21.1`) ROUNDS times, interleaved, and prints
-# the medians and the ratio. Benchmarks, not tests: the machine is shared and noisy, so compare
+# the medians and the ratio. TYPES (default q8_0) lists the storage types to make and measure, e.g.
+# TYPES="q4_k_m q6_k" scripts/bench-vs-llamacpp.sh llama-3.2-1b. Benchmarks, not tests: the machine is shared and noisy, so compare
 # the figures of one run only.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,6 +18,7 @@ ROUNDS=${ROUNDS:-3}
 P=${PROMPT_TOKENS:-64}
 G=${NEW_TOKENS:-64}
 shapes=("$@")
+read -r -a types <<<"${TYPES:-q8_0}"
 [ ${#shapes[@]} -gt 0 ] || shapes=(smollm2-135m qwen2.5-0.5b)
 mkdir -p "$BENCH_DIR"
 
@@ -26,9 +28,9 @@ field() { awk -v k="$1" '$1==k":" {print $2}'; }
 printf '| model | threads | Parley prompt tok/s | llama.cpp prompt tok/s | Parley decode tok/s | llama.cpp decode tok/s | decode ratio |\n'
 printf '| --- | --- | --- | --- | --- | --- | --- |\n'
 for shape in "${shapes[@]}"; do
-  arch=llama; [[ $shape == qwen* ]] && arch=qwen2
-  model="$BENCH_DIR/$shape-q8_0.gguf"
-  [ -f "$model" ] || "$root/parley" models synth --arch "$arch" --shape "$shape" --type q8_0 --out "$model" >&2
+ for type in "${types[@]}"; do
+  model="$BENCH_DIR/$shape-$type.gguf"
+  [ -f "$model" ] || "$root/parley" models synth --shape "$shape" --type "$type" --out "$model" >&2
   for threads in 1 2; do
     pp=(); pd=(); lp=(); ld=()
     for ((r = 0; r < ROUNDS; r++)); do
@@ -41,6 +43,7 @@ for shape in "${shapes[@]}"; do
     mpp=$(printf '%s\n' "${pp[@]}" | median); mpd=$(printf '%s\n' "${pd[@]}" | median)
     mlp=$(printf '%s\n' "${lp[@]}" | median); mld=$(printf '%s\n' "${ld[@]}" | median)
     ratio=$(awk -v a="$mpd" -v b="$mld" 'BEGIN {printf "%.2f", a / b}')
-    printf '| %s Q8_0 | %d | %s | %s | %s | %s | %s |\n' "$shape" "$threads" "$mpp" "$mlp" "$mpd" "$mld" "$ratio"
+    printf '| %s %s | %d | %s | %s | %s | %s | %s |\n' "$shape" "${type^^}" "$threads" "$mpp" "$mlp" "$mpd" "$mld" "$ratio"
   done
+ done
 done
