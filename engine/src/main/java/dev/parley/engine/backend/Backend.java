@@ -53,6 +53,17 @@ public interface Backend extends AutoCloseable {
     void axpy(float alpha, float[] x, int xo, float[] y, int yo, int n);
 
     /**
+     * SwiGLU in place: {@code gate[i] = silu(gate[i]) * up[i]} for i in {@code [from, to)}, with
+     * {@code silu(g) = g / (1 + exp(-g))}; the reference computes exp in double and rounds it to float.
+     */
+    default void swiGlu(float[] gate, float[] up, int from, int to) {
+        for (int i = from; i < to; i++) {
+            float g = gate[i];
+            gate[i] = g / (1f + (float) Math.exp(-g)) * up[i];
+        }
+    }
+
+    /**
      * Creates a CPU backend of {@code kind}; {@code threads} applies to the vector backend.
      *
      * @throws IllegalArgumentException for cuda or auto: the GPU runs whole forward passes

@@ -95,7 +95,7 @@ public final class VectorBackend implements Backend {
         x.prepare(w.activationFormat());
         single[0] = w;
         singleOut[0] = out;
-        dispatch(single, x, singleOut, w.rows());
+        dispatch(single, x, singleOut, units(w.rows()));
     }
 
     @Override
@@ -112,14 +112,24 @@ public final class VectorBackend implements Backend {
                 Backend.super.matmul(ws, x, outs);
                 return;
             }
-            total += ws[i].rows();
+            total += units(ws[i].rows());
         }
         x.prepare(ws[0].activationFormat());
         dispatch(ws, x, outs, total);
     }
 
     /**
-     * Runs the rows of {@code ws} (all {@code total} of them, one weight after another) on the
+     * Rows are handed to the threads in units of {@value #UNIT} (one weight's last unit may be shorter), so that
+     * two threads never write the same 64-byte line of an output row: no false sharing.
+     */
+    private static final int UNIT = 16;
+
+    private static int units(int rows) {
+        return (rows + UNIT - 1) / UNIT;
+    }
+
+    /**
+     * Runs the rows of {@code ws} ({@code total} units of rows, one weight after another) on the
      * pool through the one reusable {@link #job}: nothing is allocated per product.
      */
     private synchronized void dispatch(Tensor[] ws, Activations x, float[][] outs, int total) {
@@ -137,19 +147,20 @@ public final class VectorBackend implements Backend {
         }
     }
 
-    /** A chunk {@code [from, to)} of the rows of the current job; a chunk may span two weights. */
+    /** A chunk {@code [from, to)} of the row units of the current job; a chunk may span two weights. */
     private void runJob(int from, int to) {
         Tensor[] ws = jobWeights;
         float[][] outs = jobOutputs;
         int start = 0;
         for (int i = 0; i < ws.length && start < to; i++) {
             int rows = ws[i].rows();
+            int n = units(rows);
             int lo = Math.max(from, start);
-            int hi = Math.min(to, start + rows);
+            int hi = Math.min(to, start + n);
             if (lo < hi) {
-                rows(ws[i], jobInput, outs[i], lo - start, hi - start, wide);
+                rows(ws[i], jobInput, outs[i], (lo - start) * UNIT, Math.min(rows, (hi - start) * UNIT), wide);
             }
-            start += rows;
+            start += n;
         }
     }
 
@@ -166,6 +177,12 @@ public final class VectorBackend implements Backend {
     @Override
     public void axpy(float alpha, float[] x, int xo, float[] y, int yo, int n) {
         VectorKernels.axpy(alpha, x, xo, y, yo, n);
+    }
+
+    /** {@link Backend#swiGlu} with the Vector API's exp (within an ulp or so of the reference's rounded exp). */
+    @Override
+    public void swiGlu(float[] gate, float[] up, int from, int to) {
+        VectorKernels.swiGlu(gate, up, from, to);
     }
 
     private static void rows(Tensor w, Activations x, float[] out, int from, int to, boolean wide) {
@@ -274,9 +291,6 @@ public final class VectorBackend implements Backend {
         }
     }
 
-    /** Rows to keep in cache while every group of activation rows passes over them. */
-    private static final int ROW_TILE = 32;
-
     private static void q8_0Rows(MemorySegment seg, long rowBytes, int rows, int blocks, Activations x, float[] out,
                                  int from, int to, boolean wide) {
         if (wide) {
@@ -298,30 +312,10 @@ public final class VectorBackend implements Backend {
         }
     }
 
-    /** 512 bits: four tokens x two rows per pass over a tile of rows kept in cache, then single tokens. */
+    /** 512 bits: the register-blocked tiles of {@link Q8TiledProduct}. */
     private static void q8_0RowsFloat(MemorySegment seg, long rowBytes, int rows, int blocks, Activations x,
                                       float[] out, int from, int to) {
-        int count = x.count();
-        int dim = x.dim();
-        float[] xf = x.dequantizedQuants();
-        int quads = count - count % Q8FloatKernels.TOKENS;
-        for (int r0 = from; r0 < to; r0 += ROW_TILE) {
-            int r1 = Math.min(to, r0 + ROW_TILE);
-            for (int t = 0; t < quads; t += Q8FloatKernels.TOKENS) {
-                int r = r0;
-                for (; r + 1 < r1; r += 2) {
-                    Q8FloatKernels.dotQ8_0r2x4w512(seg, r * rowBytes, rowBytes, blocks, xf, dim, t, out, rows, r);
-                }
-                if (r < r1) {
-                    Q8FloatKernels.dotQ8_0x4w512(seg, r * rowBytes, blocks, xf, dim, t, out, rows, r);
-                }
-            }
-            for (int t = quads; t < count; t++) {
-                for (int r = r0; r < r1; r++) {
-                    out[t * rows + r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, t * dim);
-                }
-            }
-        }
+        Q8TiledProduct.rows(seg, rowBytes, rows, blocks, x.dequantizedQuants(), x.dim(), x.count(), out, from, to);
     }
 
     @Override

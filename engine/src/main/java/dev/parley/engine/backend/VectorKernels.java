@@ -154,6 +154,21 @@ final class VectorKernels {
         return acc.reduceLanes(VectorOperators.ADD) + mins;
     }
 
+    /** {@code gate[i] = gate[i] / (1 + exp(-gate[i])) * up[i]} over {@code [from, to)}, at the preferred width. */
+    static void swiGlu(float[] gate, float[] up, int from, int to) {
+        VectorSpecies<Float> f = FloatVector.SPECIES_PREFERRED;
+        int i = from;
+        for (; i + f.length() <= to; i += f.length()) {
+            FloatVector g = FloatVector.fromArray(f, gate, i);
+            FloatVector e = g.neg().lanewise(VectorOperators.EXP).add(1f);
+            g.div(e).mul(FloatVector.fromArray(f, up, i)).intoArray(gate, i);
+        }
+        for (; i < to; i++) {
+            float g = gate[i];
+            gate[i] = g / (1f + (float) Math.exp(-g)) * up[i];
+        }
+    }
+
     /** Plain float dot product of two heap arrays. */
     static float dot(float[] a, int ao, float[] b, int bo, int n) {
         FloatVector acc = FloatVector.zero(F);

@@ -59,6 +59,21 @@ public final class F16KvCache implements KvCache {
     }
 
     @Override
+    public void read(int layer, int position, int n, int offset, int length, float[] keysT, int stride,
+                     float[] out, int at) {
+        short[] kd = keys[layer];
+        short[] vd = values[layer];
+        for (int j = 0; j < n; j++) {
+            int base = (position + j) * kvDim + offset;
+            int o = (at + j) * length;
+            for (int i = 0; i < length; i++) {
+                keysT[i * stride + at + j] = Float.float16ToFloat(kd[base + i]);
+                out[o + i] = Float.float16ToFloat(vd[base + i]);
+            }
+        }
+    }
+
+    @Override
     public void addValue(int layer, int position, int offset, float weight, float[] out, int outOffset, int length) {
         short[] vd = values[layer];
         int o = position * kvDim + offset;

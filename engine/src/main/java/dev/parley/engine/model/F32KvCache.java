@@ -52,6 +52,20 @@ public final class F32KvCache implements KvCache {
     }
 
     @Override
+    public void read(int layer, int position, int n, int offset, int length, float[] keysT, int stride,
+                     float[] out, int at) {
+        float[] k = keys[layer];
+        float[] v = values[layer];
+        for (int j = 0; j < n; j++) {
+            int base = (position + j) * kvDim + offset;
+            System.arraycopy(v, base, out, (at + j) * length, length);
+            for (int i = 0; i < length; i++) {
+                keysT[i * stride + at + j] = k[base + i];
+            }
+        }
+    }
+
+    @Override
     public void addValue(int layer, int position, int offset, float weight, float[] out, int outOffset, int length) {
         math.axpy(weight, values[layer], position * kvDim + offset, out, outOffset, length);
     }

@@ -113,6 +113,32 @@ public final class Int8KvCache implements KvCache {
     }
 
     @Override
+    public void read(int layer, int position, int n, int offset, int length, float[] keysT, int stride,
+                     float[] out, int at) {
+        byte[] k = keys[layer];
+        byte[] v = values[layer];
+        float[] ks = keyScales[layer];
+        float[] vs = valueScales[layer];
+        for (int j = 0; j < n; j++) {
+            int p = position + j;
+            int o = (at + j) * length;
+            int i = 0;
+            while (i < length) {
+                int c = offset + i;
+                int h = c / headSize;
+                int end = Math.min(length, i + (h + 1) * headSize - c); // the rest of head h
+                float kd = ks[p * heads + h];
+                float vd = vs[p * heads + h];
+                int base = p * kvDim + offset;
+                for (; i < end; i++) {
+                    keysT[i * stride + at + j] = k[base + i] * kd;
+                    out[o + i] = v[base + i] * vd;
+                }
+            }
+        }
+    }
+
+    @Override
     public void addValue(int layer, int position, int offset, float weight, float[] out, int outOffset, int length) {
         byte[] v = values[layer];
         float[] sc = valueScales[layer];

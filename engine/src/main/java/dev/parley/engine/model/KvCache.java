@@ -54,4 +54,14 @@ public interface KvCache {
 
     /** {@code out[outOffset + i] += weight * value[offset + i]} for i below {@code length}. */
     void addValue(int layer, int position, int offset, float weight, float[] out, int outOffset, int length);
+
+    /**
+     * Reads positions {@code [position, position + n)} of the slice {@code [offset, offset + length)} as floats, for
+     * blocked attention: component i of the key of position {@code position + j} goes to
+     * {@code keysT[i * stride + at + j]} (transposed: one row per component), of its value to
+     * {@code values[(at + j) * length + i]}. The floats are what {@link #keyDot} and {@link #addValue} multiply by
+     * (int8: quant times scale).
+     */
+    void read(int layer, int position, int n, int offset, int length, float[] keysT, int stride, float[] values,
+              int at);
 }

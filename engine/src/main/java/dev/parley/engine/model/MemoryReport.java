@@ -100,7 +100,10 @@ public record MemoryReport(Map<GgmlType, Long> mappedWeightBytes, Map<GgmlType, 
             activations += n + 2 * n + 4 * (n / Q8KActivations.BLOCK + chunk) + 4 * (n / Q8KActivations.SUM_GROUP + chunk);
         }
         long rows = 2L * 4 * chunk; // each row's position and the rows whose logits are wanted (ints)
-        return 4 * floats + activations + rows;
+        // blocked attention: per thread its scratch, per step 3 ints per (row, KV head) item
+        long attention = threads * BlockAttention.scratchBytes(c.headSize(), Transformer.ATTENTION_TOKENS * c.groupSize())
+                + 3L * 4 * chunk * c.kvHeads();
+        return 4 * floats + activations + rows + attention;
     }
 
     /** Mapped plus quantized matrix bytes plus heap vectors. */

@@ -70,6 +70,18 @@ public final class PagedKvCache implements KvCache {
     }
 
     @Override
+    public void read(int layer, int position, int n, int offset, int length, float[] keysT, int stride,
+                     float[] values, int at) {
+        int done = 0;
+        while (done < n) {
+            int p = position + done;
+            int run = Math.min(n - done, blockSize - p % blockSize); // slots are contiguous within a block
+            pool.read(layer, slot(p), run, offset, length, keysT, stride, values, at + done);
+            done += run;
+        }
+    }
+
+    @Override
     public void addValue(int layer, int position, int offset, float weight, float[] out, int outOffset, int length) {
         pool.addValue(layer, slot(position), offset, weight, out, outOffset, length);
     }

@@ -27,6 +27,10 @@ final class SessionState {
     final int[] rowPositions;  // (chunk) position of each row
     final KvCache[] rowCaches; // (chunk) the cache each row reads and writes
     final int[] logitRows;     // (chunk) rows whose logits are wanted
+    final BlockAttention[] blockAttention; // (thread) scratch of the blocked attention
+    final int[] attRows;       // (chunk * kvHeads) first row of each blocked-attention item
+    final int[] attRowEnds;    // (chunk * kvHeads) end of its rows
+    final int[] attKvHeads;    // (chunk * kvHeads) its KV head
 
     SessionState(Configuration c, int chunk, int contextLength, int threads) {
         this.chunk = chunk;
@@ -50,5 +54,12 @@ final class SessionState {
         rowPositions = new int[chunk];
         rowCaches = new KvCache[chunk];
         logitRows = new int[chunk];
+        blockAttention = new BlockAttention[threads];
+        for (int i = 0; i < threads; i++) {
+            blockAttention[i] = new BlockAttention(c.headSize(), Transformer.ATTENTION_TOKENS * c.groupSize());
+        }
+        attRows = new int[chunk * c.kvHeads()];
+        attRowEnds = new int[chunk * c.kvHeads()];
+        attKvHeads = new int[chunk * c.kvHeads()];
     }
 }

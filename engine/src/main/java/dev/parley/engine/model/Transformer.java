@@ -1,6 +1,7 @@
 package dev.parley.engine.model;
 
 import dev.parley.engine.backend.Backend;
+import dev.parley.engine.backend.BackendKind;
 import dev.parley.engine.tensor.Activations;
 import dev.parley.engine.tensor.Tensor;
 
@@ -162,8 +163,13 @@ final class Transformer {
         });
     }
 
+    /** SwiGLU through the backend (its vector exp); other activations (Gemma's GELU) element by element. */
     private void gatedActivation(float[] hb, float[] hb2, int from, int to) {
         Activation a = activation;
+        if (a == Activation.SILU) {
+            backend.swiGlu(hb, hb2, from, to);
+            return;
+        }
         for (int i = from; i < to; i++) {
             hb[i] = a.apply(hb[i]) * hb2[i];
         }
@@ -181,11 +187,63 @@ final class Transformer {
         softcap(out, n * c.vocabSize(), c.variant().finalSoftcap());
     }
 
+    /** Tokens of one sequence per blocked-attention item (with all query heads of one KV head). */
+    static final int ATTENTION_TOKENS = 16;
+
     /**
-     * Causal softmax attention; query head h reads key/value head h / groupSize. The (token, head)
-     * pairs are spread over the backend's threads, each with its own score buffer.
+     * Causal softmax attention; query head h reads key/value head h / groupSize. The scalar backend runs the
+     * reference ({@link #attendHead}: per token and head, a pass for the scores, one for the exps, one for the
+     * values); the others the blocked kernel of {@link BlockAttention}: items of up to {@link #ATTENTION_TOKENS}
+     * consecutive rows of one sequence x one KV head, spread over the backend's threads.
      */
     private void attention(int layer, int count, SessionState s) {
+        // The blocked kernel reads every position up to each row's own; sliding-window layers and softcapped
+        // scores (Gemma) take the reference loop, which knows both.
+        if (backend.kind() == BackendKind.SCALAR || window[layer] != Integer.MAX_VALUE
+                || c.variant().attentionSoftcap() > 0) {
+            referenceAttention(layer, count, s);
+            return;
+        }
+        int items = 0;
+        int t = 0;
+        while (t < count) {
+            int end = t + 1;
+            while (end < count && end - t < ATTENTION_TOKENS && s.rowCaches[end] == s.rowCaches[t]
+                    && s.rowPositions[end] == s.rowPositions[end - 1] + 1) {
+                end++;
+            }
+            for (int h = 0; h < c.kvHeads(); h++) {
+                s.attRows[items] = t;
+                s.attRowEnds[items] = end;
+                s.attKvHeads[items] = h;
+                items++;
+            }
+            t = end;
+        }
+        backend.parallelFor(items, (from, to, thread) -> {
+            BlockAttention ba = s.blockAttention[thread];
+            int hs = c.headSize();
+            int group = c.groupSize();
+            float scale = c.attentionScale();
+            for (int it = from; it < to; it++) {
+                int kvh = s.attKvHeads[it];
+                int nq = 0;
+                for (int row = s.attRows[it]; row < s.attRowEnds[it]; row++) {
+                    for (int g = 0; g < group; g++) {
+                        int o = row * c.qDim() + (kvh * group + g) * hs;
+                        ba.qOffsets[nq] = o;
+                        ba.outOffsets[nq] = o;
+                        ba.lengths[nq] = s.rowPositions[row] + 1;
+                        nq++;
+                    }
+                }
+                ba.attend(s.rowCaches[s.attRows[it]], layer, kvh * hs, s.q, ba.qOffsets, ba.lengths, nq, scale,
+                        s.att, ba.outOffsets);
+            }
+        });
+    }
+
+    private void referenceAttention(int layer, int count, SessionState s) {
         java.util.Arrays.fill(s.att, 0, count * c.qDim(), 0f);
         backend.parallelFor(count * c.heads(), (from, to, thread) -> {
             for (int i = from; i < to; i++) {

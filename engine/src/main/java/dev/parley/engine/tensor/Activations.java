@@ -152,10 +152,12 @@ public final class Activations {
         roundedFormat = format;
     }
 
-    private void quantize() {
-        if (dim % BLOCK != 0) {
-            throw new IllegalStateException("expected a row length that is a multiple of 32 for Q8_0 but found " + dim);
-        }
+    /**
+     * The definition (and the scalar reference): {@code d = amax / 127}, the scale rounded to FP16, each
+     * {@code q = (byte) Math.rint(x * 127 / amax)}; {@link ActivationQuantizer} computes the same bits with vectors.
+     */
+    static void quantizeScalar(float[] raw, int count, int dim, byte[] quants, short[] wideQuants,
+                               float[] dequantized, float[] scales) {
         int blocks = dim / BLOCK;
         for (int t = 0; t < count; t++) {
             for (int b = 0; b < blocks; b++) {
@@ -168,17 +170,42 @@ public final class Activations {
                 float id = amax != 0f ? 127f / amax : 0f;
                 scales[t * blocks + b] = Float.float16ToFloat(Float.floatToFloat16(d));
                 float sd = scales[t * blocks + b];
-                int sum = 0;
                 for (int j = 0; j < BLOCK; j++) {
                     byte q = (byte) Math.rint(raw[base + j] * id);
                     quants[base + j] = q;
                     wideQuants[base + j] = q;
                     dequantized[base + j] = q * sd;
-                    sum += q;
                 }
-                blockSums[t * blocks + b] = Float.float16ToFloat(Float.floatToFloat16(d * sum));
             }
         }
+    }
+
+    /**
+     * Q8_1's block sums beside the Q8_0 quants (for Q5_1 weights): {@code d * sum(q)} rounded to FP16, with the
+     * unrounded {@code d = amax / 127} as ggml's quantize_row_q8_1.
+     */
+    private void sumBlocks() {
+        int blocks = dim / BLOCK;
+        for (int t = 0; t < count; t++) {
+            for (int b = 0; b < blocks; b++) {
+                int base = t * dim + b * BLOCK;
+                float amax = 0f;
+                int sum = 0;
+                for (int j = 0; j < BLOCK; j++) {
+                    amax = Math.max(amax, Math.abs(raw[base + j]));
+                    sum += quants[base + j];
+                }
+                blockSums[t * blocks + b] = Float.float16ToFloat(Float.floatToFloat16(amax / 127f * sum));
+            }
+        }
+    }
+
+    private void quantize() {
+        if (dim % BLOCK != 0) {
+            throw new IllegalStateException("expected a row length that is a multiple of 32 for Q8_0 but found " + dim);
+        }
+        ActivationQuantizer.quantize(raw, count, dim, quants, wideQuants, dequantized, scales);
+        sumBlocks();
         quantized = true;
     }
 }

@@ -225,6 +225,57 @@ class KernelAgreementTest {
     }
 
     @Test
+    void tiledProductEqualsSingleTokenKernelForEveryTokenCount() {
+        // The 3-row x 4-token tiles, their 3 x 1..3 and 2- and 1-row leftovers, row tiles of 48 and 16-row thread
+        // units (50 rows: units of 16, 16, 16 and 2; tiles leave 2 and 1 rows over) all give decode's bits.
+        Random rnd = new Random(11);
+        try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(2, 512)) {
+            Tensor w = RandomTensors.tensor(GgmlType.Q8_0, 50, 160, rnd, arena);
+            for (int count = 1; count <= 9; count++) {
+                float[] x = RandomTensors.activations(count, 160, rnd);
+                float[] batch = new float[count * 50];
+                vector.matmul(w, new Activations(count, 160).set(x, count, 160), batch);
+                for (int t = 0; t < count; t++) {
+                    float[] one = new float[50];
+                    float[] row = java.util.Arrays.copyOfRange(x, t * 160, (t + 1) * 160);
+                    vector.matmul(w, new Activations(1, 160).set(row, 1, 160), one);
+                    for (int r = 0; r < 50; r++) {
+                        assertEquals(one[r], batch[t * 50 + r], 1e-5f * (1 + Math.abs(one[r])),
+                                count + " tokens, token " + t + " row " + r);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void vectorSwiGluAgreesWithTheReference() {
+        Random rnd = new Random(13);
+        int n = 1000;
+        float[] gate = new float[n];
+        float[] up = new float[n];
+        for (int i = 0; i < n; i++) {
+            gate[i] = (float) (rnd.nextGaussian() * (i < 900 ? 4 : 60)); // the last ones overflow exp(-g)
+            up[i] = (float) rnd.nextGaussian();
+        }
+        gate[0] = 0f;
+        gate[1] = -0f;
+        try (Backend scalar = new ScalarBackend(); Backend vector = new VectorBackend(1)) {
+            float[] expected = gate.clone();
+            float[] actual = gate.clone();
+            scalar.swiGlu(expected, up, 3, n - 2);
+            vector.swiGlu(actual, up, 3, n - 2);
+            for (int i = 0; i < n; i++) {
+                if (i < 3 || i >= n - 2) {
+                    assertEquals(gate[i], actual[i], 0f, "outside the range at " + i);
+                } else {
+                    assertEquals(expected[i], actual[i], 4 * Math.ulp(expected[i]) + 1e-30f, "at " + i + " (gate " + gate[i] + ")");
+                }
+            }
+        }
+    }
+
+    @Test
     void oneDispatchOverSeveralWeightsEqualsSeparateProducts() {
         Random rnd = new Random(8);
         try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(3)) {

@@ -123,7 +123,15 @@ class MemoryReportTest {
         if (!c.isPrimitive()) {
             long sum = 0;
             for (Object e : (Object[]) a) {
-                sum += e == null || !e.getClass().isArray() ? 0 : arrayOf(e, seen); // KV caches referred to per row are not scratch
+                if (e == null || e instanceof KvCache) {
+                    continue;       // KV caches referred to per row are not scratch
+                }
+                try {
+                    // arrays of arrays, and arrays of scratch objects (one per thread)
+                    sum += e.getClass().isArray() ? arrayOf(e, seen) : seen.add(e) ? arrayBytes(e, seen) : 0;
+                } catch (IllegalAccessException ex) {
+                    throw new IllegalStateException(ex);
+                }
             }
             return sum;
         }

@@ -36,6 +36,42 @@ class ActivationsTest {
     }
 
     @Test
+    void vectorQuantizationEqualsTheScalarDefinitionBitForBit() {
+        // Random rows, plus blocks that test the edges: all zeros, exact ties (x * 127 / amax = k + 0.5), a tiny
+        // block whose FP16 scale underflows to zero, negative values that round to zero, huge and subnormal values.
+        Random rnd = new Random(21);
+        int count = 5;
+        int dim = 32 * 12;
+        float[] x = new float[count * dim];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = (float) (rnd.nextGaussian() * Math.pow(10, rnd.nextInt(7) - 3));
+        }
+        for (int j = 0; j < 32; j++) {
+            x[32 + j] = 0f;
+            x[64 + j] = j == 0 ? 127f : (j - 16) + 0.5f; // amax 127: x * id is x, ties everywhere
+            x[96 + j] = j == 0 ? 1e-9f : -1e-12f * j;
+            x[128 + j] = j % 2 == 0 ? -0.001f : 0.5f;
+            x[160 + j] = j == 3 ? 3e38f : -1e-40f * j;
+        }
+        Activations a = new Activations(count, dim).set(x, count, dim);
+        a.prepare(ActivationFormat.Q8_0);
+        byte[] q = new byte[x.length];
+        short[] wq = new short[x.length];
+        float[] dq = new float[x.length];
+        float[] sc = new float[count * dim / 32];
+        Activations.quantizeScalar(x, count, dim, q, wq, dq, sc);
+        for (int i = 0; i < x.length; i++) {
+            assertEquals(q[i], a.quants()[i], "quant " + i);
+            assertEquals(wq[i], a.wideQuants()[i], "wide quant " + i);
+            assertEquals(Float.floatToIntBits(dq[i]), Float.floatToIntBits(a.dequantizedQuants()[i]),
+                    "dequantized " + i + ": " + dq[i] + " vs " + a.dequantizedQuants()[i]);
+        }
+        for (int b = 0; b < sc.length; b++) {
+            assertEquals(Float.floatToIntBits(sc[b]), Float.floatToIntBits(a.scales()[b]), "scale " + b);
+        }
+    }
+
+    @Test
     void roundsToHalfAndBfloatPrecision() {
         float[] x = {1.0009766f, 3.14159265f, -2.7182817f, 1e-7f};
         Activations a = new Activations(1, 4).set(x, 1, 4);
