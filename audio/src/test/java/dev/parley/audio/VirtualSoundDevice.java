@@ -117,7 +117,7 @@ public final class VirtualSoundDevice implements AutoCloseable {
     }
 
     /** Samples queued by {@link #speakInRealTime} and not yet heard. */
-    public int queuedSamples() {
+    private int queuedSamples() {
         synchronized (queued) {
             return queued.size();
         }
