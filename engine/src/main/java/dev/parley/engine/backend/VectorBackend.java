@@ -231,10 +231,15 @@ public final class VectorBackend implements Backend {
                 int pairs = count - count % 2;
                 for (int r = from; r < to; r++) {
                     for (int t = 0; t < pairs; t += 2) {
-                        KQuantKernels.dotQ4_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                        if (wide) {
+                            KQuantKernels512.dotQ4_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                        } else {
+                            KQuantKernels.dotQ4_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                        }
                     }
                     for (int t = pairs; t < count; t++) {
-                        out[t * rows + r] = KQuantKernels.dotQ4_K(seg, r * rowBytes, blocks, a, t);
+                        out[t * rows + r] = wide ? KQuantKernels512.dotQ4_K(seg, r * rowBytes, blocks, a, t)
+                                : KQuantKernels.dotQ4_K(seg, r * rowBytes, blocks, a, t);
                     }
                 }
             }
@@ -244,10 +249,15 @@ public final class VectorBackend implements Backend {
                 int pairs = count - count % 2;
                 for (int r = from; r < to; r++) {
                     for (int t = 0; t < pairs; t += 2) {
-                        KQuantKernels.dotQ5_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                        if (wide) {
+                            KQuantKernels512.dotQ5_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                        } else {
+                            KQuantKernels.dotQ5_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                        }
                     }
                     for (int t = pairs; t < count; t++) {
-                        out[t * rows + r] = KQuantKernels.dotQ5_K(seg, r * rowBytes, blocks, a, t);
+                        out[t * rows + r] = wide ? KQuantKernels512.dotQ5_K(seg, r * rowBytes, blocks, a, t)
+                                : KQuantKernels.dotQ5_K(seg, r * rowBytes, blocks, a, t);
                     }
                 }
             }
@@ -257,10 +267,15 @@ public final class VectorBackend implements Backend {
                 int pairs = count - count % 2;
                 for (int r = from; r < to; r++) {
                     for (int t = 0; t < pairs; t += 2) {
-                        KQuantKernels.dotQ6_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                        if (wide) {
+                            KQuantKernels512.dotQ6_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                        } else {
+                            KQuantKernels.dotQ6_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                        }
                     }
                     for (int t = pairs; t < count; t++) {
-                        out[t * rows + r] = KQuantKernels.dotQ6_K(seg, r * rowBytes, blocks, a, t);
+                        out[t * rows + r] = wide ? KQuantKernels512.dotQ6_K(seg, r * rowBytes, blocks, a, t)
+                                : KQuantKernels.dotQ6_K(seg, r * rowBytes, blocks, a, t);
                     }
                 }
             }

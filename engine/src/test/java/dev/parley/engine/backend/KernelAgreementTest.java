@@ -80,12 +80,21 @@ class KernelAgreementTest {
      * K-quant rows dotted with several activation rows at once (the two-row kernels of prompt processing) give bit
      * for bit what each activation row gives alone, so a prompt and the same tokens decoded one by one agree exactly.
      */
-    @ParameterizedTest
-    @org.junit.jupiter.params.provider.EnumSource(value = GgmlType.class, names = {"Q4_K", "Q5_K", "Q6_K"})
-    void kQuantRowsTogetherEqualEachAlone(GgmlType type) {
+    static Stream<Arguments> kQuantWidths() {
+        Stream.Builder<Arguments> b = Stream.builder();
+        for (GgmlType type : new GgmlType[] {GgmlType.Q4_K, GgmlType.Q5_K, GgmlType.Q6_K}) {
+            b.add(Arguments.of(type, 256));
+            b.add(Arguments.of(type, 512));
+        }
+        return b.build();
+    }
+
+    @ParameterizedTest(name = "{0} bits={1}")
+    @MethodSource("kQuantWidths")
+    void kQuantRowsTogetherEqualEachAlone(GgmlType type, int bits) {
         Random rnd = new Random(type.id() * 7L);
         int rows = 13, cols = 768, count = 5;
-        try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(2, 256)) {
+        try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(2, bits)) {
             Tensor w = RandomTensors.tensor(type, rows, cols, rnd, arena);
             float[] x = RandomTensors.activations(count, cols, rnd);
             float[] together = new float[count * rows];
