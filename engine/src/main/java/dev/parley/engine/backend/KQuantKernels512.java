@@ -18,7 +18,7 @@ import jdk.incubator.vector.VectorSpecies;
  * 32 shorts: its nibbles are widened once per 32 bytes (low and high nibbles split after the widening, so no byte
  * shifts), multiplied with the activation quants, adjacent products summed into 16 int lanes and multiplied by the
  * sub-block's scale, which comes out of a vector of the super-block's scales by one permute (the 6-bit scales and
- * mins are unpacked with vector operations, not byte by byte). The mins of Q4_K and Q5_K and the offset 32 of Q6_K
+ * mins are unpacked with vector operations, not byte by byte: unpacking them one at a time took half the time). The mins of Q4_K and Q5_K and the offset 32 of Q6_K
  * go through the activations' sums of 16 as one vector product per super-block. Every integer sum of a
  * super-block is exact, as in ggml, and fits a float exactly per lane; only the float additions across blocks and
  * lanes come in another order than in the scalar reference ({@code Q4_KTensor.dot} and its siblings).
@@ -34,17 +34,23 @@ final class KQuantKernels512 {
     private static final VectorSpecies<Byte> B128 = ByteVector.SPECIES_128;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(LE);
-    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(LE);
-    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(LE);
     private static final int QK = Q8KActivations.BLOCK;
 
+    /** Lane j of the 12 scale bytes (as 16 ints) that holds sub-block j's low scale bits, and its high bits' lane. */
+    private static final VectorShuffle<Integer> SC_LOW = shuffle(i -> i % 8 < 4 ? i % 8 : i % 8 + 4);
+    private static final VectorShuffle<Integer> SC_HIGH = shuffle(i -> i % 8 < 4 ? i % 8 : i % 8 - 4);
+    private static final VectorMask<Integer> FIRST_FOUR_J = VectorMask.fromLong(I, 0x0f0f);
+    /** Sub-block j's scale in every lane. */
+    private static final VectorShuffle<Integer> J0 = shuffle(i -> 0), J1 = shuffle(i -> 1), J2 = shuffle(i -> 2),
+            J3 = shuffle(i -> 3), J4 = shuffle(i -> 4), J5 = shuffle(i -> 5), J6 = shuffle(i -> 6), J7 = shuffle(i -> 7);
     /** For lane g (a sum of 16 activations), sub-block g / 2's min: its low bits' lane and its high bits' lane. */
     private static final VectorShuffle<Integer> MIN_LOW = shuffle(i -> i / 2 + 4);
     private static final VectorShuffle<Integer> MIN_HIGH = shuffle(i -> i / 2);
     private static final VectorMask<Integer> FIRST_FOUR_G = VectorMask.fromLong(I, 0x00ff);
 
     /** Q6_K: for the 32 values {@code 32p .. 32p+31}, scale {@code 2p} in lanes 0-7 (values 0-15) and {@code 2p + 1} in 8-15. */
-    private static final VectorShuffle<Integer>[] PAIRS = pairs();
+    private static final VectorShuffle<Integer> P0 = pair(0), P1 = pair(1), P2 = pair(2), P3 = pair(3), P4 = pair(4),
+            P5 = pair(5), P6 = pair(6), P7 = pair(7);
 
     private KQuantKernels512() {
     }
@@ -57,35 +63,38 @@ final class KQuantKernels512 {
         return VectorShuffle.fromArray(I, index, 0);
     }
 
-    @SuppressWarnings("unchecked")
-    private static VectorShuffle<Integer>[] pairs() {
-        VectorShuffle<Integer>[] p = new VectorShuffle[8];
-        for (int k = 0; k < 8; k++) {
-            int first = 2 * k;
-            p[k] = shuffle(i -> first + i / 8);
+    private static VectorShuffle<Float> swap(int bit) {
+        int[] index = new int[16];
+        for (int i = 0; i < 16; i++) {
+            index[i] = i ^ bit;
         }
-        return p;
+        return VectorShuffle.fromArray(F, index, 0);
     }
 
-    /** The 16 bytes at {@code at} as unsigned ints. */
-    private static IntVector bytes16(MemorySegment w, long at) {
-        return ((IntVector) ByteVector.fromMemorySegment(B128, w, at, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+    private static VectorShuffle<Integer> pair(int p) {
+        return shuffle(i -> 2 * p + i / 8);
     }
+
+    /**
+     * The steps of the fixed summation tree that ends every kernel (lane i ^ 8, ^ 4, ^ 2, ^ 1 added to lane i).
+     * {@code reduceLanes(ADD)} leaves the order open, and the JIT's order is not the interpreter's, so a one-row and a
+     * two-row kernel, one compiled and the other not yet, would round differently; prompt and decode must agree bit
+     * for bit. Written out in each kernel: a call of our own at the end of a kernel this size is not inlined, and its
+     * vector argument would be boxed.
+     */
+    private static final VectorShuffle<Float> SWAP8 = swap(8), SWAP4 = swap(4), SWAP2 = swap(2), SWAP1 = swap(1);
 
     /** The 32 bytes at {@code at} widened (sign-extended) to shorts. */
     private static ShortVector bytes32(MemorySegment w, long at) {
         return (ShortVector) ByteVector.fromMemorySegment(B256, w, at, LE).convertShape(VectorOperators.B2S, S, 0);
     }
 
-    /** Q4_K / Q5_K: lane g = sub-block g / 2's 6-bit min. */
-    private static IntVector mins(IntVector s) {
-        IntVector low = s.rearrange(MIN_LOW);
-        IntVector high = s.rearrange(MIN_HIGH);
-        return low.lanewise(VectorOperators.LSHR, 4).or(high.lanewise(VectorOperators.LSHR, 2).and(0x30))
-                .blend(low.and(63), FIRST_FOUR_G);
-    }
-
-    /** Q4_K row at {@code base} ({@code blocks} super-blocks) x activation row {@code t} of {@code a}. */
+    /**
+     * Q4_K row at {@code base} ({@code blocks} super-blocks) x activation row {@code t} of {@code a}. Written out
+     * sub-block by sub-block with no calls of our own: the scales' shuffles are then constants, and C2's inlining
+     * budget (a method this size exhausts it) is spent only on the Vector API's own force-inlined methods, so no
+     * vector is ever boxed.
+     */
     static float dotQ4_K(MemorySegment w, long base, int blocks, Q8KActivations a, int t) {
         short[] q = a.wideQuants();
         float[] ys = a.scales();
@@ -96,37 +105,41 @@ final class KQuantKernels512 {
             long bo = base + (long) b * 144;
             int ab = t * blocks + b;
             int xo = ab * QK;
-            long lo = w.get(I64, bo + 4);
-            int hi = w.get(I32, bo + 12);
-            IntVector isum = IntVector.zero(I);
-            for (int c = 0; c < 4; c++) {
-                ShortVector n = bytes32(w, bo + 16 + 32L * c);
-                int o = xo + 64 * c;
-                IntVector p0 = n.and((short) 15).mul(ShortVector.fromArray(S, q, o)).reinterpretAsInts();
-                IntVector p1 = n.lanewise(VectorOperators.LSHR, 4).and((short) 15).mul(ShortVector.fromArray(S, q, o + 32))
-                        .reinterpretAsInts();
-                isum = isum.add(p0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
-                                .add(p0.lanewise(VectorOperators.ASHR, 16)).mul(scale(lo, hi, 2 * c)))
-                        .add(p1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
-                                .add(p1.lanewise(VectorOperators.ASHR, 16)).mul(scale(lo, hi, 2 * c + 1)));
-            }
-            IntVector msum = mins(bytes16(w, bo + 4)).mul(IntVector.fromArray(I, bs, ab * 16));
+            IntVector s = ((IntVector) ByteVector.fromMemorySegment(B128, w, bo + 4, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector sl = s.rearrange(SC_LOW);
+            IntVector sc = sl.and(15).or(s.rearrange(SC_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30)).blend(sl.and(63), FIRST_FOUR_J);
+            IntVector ml = s.rearrange(MIN_LOW);
+            IntVector m = ml.lanewise(VectorOperators.LSHR, 4).or(s.rearrange(MIN_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30))
+                    .blend(ml.and(63), FIRST_FOUR_G);
+            ShortVector n0 = bytes32(w, bo + 16), n1 = bytes32(w, bo + 48), n2 = bytes32(w, bo + 80), n3 = bytes32(w, bo + 112);
+            IntVector p0 = n0.and((short) 15).mul(ShortVector.fromArray(S, q, xo + 0)).reinterpretAsInts();
+            IntVector p1 = n0.lanewise(VectorOperators.LSHR, 4).and((short) 15).mul(ShortVector.fromArray(S, q, xo + 32)).reinterpretAsInts();
+            IntVector p2 = n1.and((short) 15).mul(ShortVector.fromArray(S, q, xo + 64)).reinterpretAsInts();
+            IntVector p3 = n1.lanewise(VectorOperators.LSHR, 4).and((short) 15).mul(ShortVector.fromArray(S, q, xo + 96)).reinterpretAsInts();
+            IntVector p4 = n2.and((short) 15).mul(ShortVector.fromArray(S, q, xo + 128)).reinterpretAsInts();
+            IntVector p5 = n2.lanewise(VectorOperators.LSHR, 4).and((short) 15).mul(ShortVector.fromArray(S, q, xo + 160)).reinterpretAsInts();
+            IntVector p6 = n3.and((short) 15).mul(ShortVector.fromArray(S, q, xo + 192)).reinterpretAsInts();
+            IntVector p7 = n3.lanewise(VectorOperators.LSHR, 4).and((short) 15).mul(ShortVector.fromArray(S, q, xo + 224)).reinterpretAsInts();
+            IntVector isum = p0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p0.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J0))
+                    .add(p1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p1.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J1)))
+                    .add(p2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p2.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J2)))
+                    .add(p3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p3.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J3)))
+                    .add(p4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p4.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J4)))
+                    .add(p5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p5.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J5)))
+                    .add(p6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p6.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J6)))
+                    .add(p7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p7.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J7)));
+            IntVector msum = m.mul(IntVector.fromArray(I, bs, ab * 16));
             float yd = ys[ab];
             acc = ((FloatVector) isum.convert(VectorOperators.I2F, 0))
                     .fma(FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo)) * yd), acc);
             off = ((FloatVector) msum.convert(VectorOperators.I2F, 0))
                     .fma(FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo + 2)) * yd), off);
         }
-        return acc.reduceLanes(VectorOperators.ADD) - off.reduceLanes(VectorOperators.ADD);
-    }
-
-    /** Sub-block j's 6-bit scale from the 12 scale bytes read as a long {@code lo} (bytes 0-7) and an int {@code hi}. */
-    private static int scale(long lo, int hi, int j) {
-        if (j < 4) {
-            return (int) (lo >>> (8 * j)) & 63;
-        }
-        int k = j - 4;
-        return ((hi >>> (8 * k)) & 15) | (((int) (lo >>> (8 * k + 6)) & 3) << 4);
+        FloatVector z = acc.sub(off);
+        z = z.add(z.rearrange(SWAP8));
+        z = z.add(z.rearrange(SWAP4));
+        z = z.add(z.rearrange(SWAP2));
+        return z.add(z.rearrange(SWAP1)).lane(0);
     }
 
     /** {@link #dotQ4_K} for activation rows {@code t} and {@code t + 1}, each weight block unpacked once; bit-identical. */
@@ -140,35 +153,89 @@ final class KQuantKernels512 {
             long bo = base + (long) b * 144;
             int ab0 = t * blocks + b;
             int ab1 = ab0 + blocks;
-            long lo = w.get(I64, bo + 4);
-            int hi = w.get(I32, bo + 12);
+            int xo0 = ab0 * QK;
+            int xo1 = ab1 * QK;
+            IntVector s = ((IntVector) ByteVector.fromMemorySegment(B128, w, bo + 4, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector sl = s.rearrange(SC_LOW);
+            IntVector sc = sl.and(15).or(s.rearrange(SC_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30)).blend(sl.and(63), FIRST_FOUR_J);
+            IntVector ml = s.rearrange(MIN_LOW);
+            IntVector m = ml.lanewise(VectorOperators.LSHR, 4).or(s.rearrange(MIN_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30))
+                    .blend(ml.and(63), FIRST_FOUR_G);
+            ShortVector n0 = bytes32(w, bo + 16), n1 = bytes32(w, bo + 48), n2 = bytes32(w, bo + 80), n3 = bytes32(w, bo + 112);
             IntVector isum0 = IntVector.zero(I), isum1 = isum0;
-            for (int j = 0; j < 8; j++) {
-                ShortVector n = bytes32(w, bo + 16 + 32L * (j / 2));
-                ShortVector nq = (j & 1) == 0 ? n.and((short) 15) : n.lanewise(VectorOperators.LSHR, 4).and((short) 15);
-                int sc = scale(lo, hi, j);
-                IntVector p0 = nq.mul(ShortVector.fromArray(S, q, ab0 * QK + 32 * j)).reinterpretAsInts();
-                IntVector p1 = nq.mul(ShortVector.fromArray(S, q, ab1 * QK + 32 * j)).reinterpretAsInts();
-                isum0 = isum0.add(p0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
-                        .add(p0.lanewise(VectorOperators.ASHR, 16)).mul(sc));
-                isum1 = isum1.add(p1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
-                        .add(p1.lanewise(VectorOperators.ASHR, 16)).mul(sc));
-            }
-            IntVector m = mins(bytes16(w, bo + 4));
-            FloatVector dw = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo)));
-            FloatVector dm = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo + 2)));
-            FloatVector y0 = FloatVector.broadcast(F, ys[ab0]);
-            FloatVector y1 = FloatVector.broadcast(F, ys[ab1]);
-            acc0 = ((FloatVector) isum0.convert(VectorOperators.I2F, 0)).fma(dw.mul(y0), acc0);
-            off0 = ((FloatVector) m.mul(IntVector.fromArray(I, bs, ab0 * 16)).convert(VectorOperators.I2F, 0)).fma(dm.mul(y0), off0);
-            acc1 = ((FloatVector) isum1.convert(VectorOperators.I2F, 0)).fma(dw.mul(y1), acc1);
-            off1 = ((FloatVector) m.mul(IntVector.fromArray(I, bs, ab1 * 16)).convert(VectorOperators.I2F, 0)).fma(dm.mul(y1), off1);
+            ShortVector w0 = n0.and((short) 15);
+            IntVector s0 = sc.rearrange(J0);
+            IntVector u0 = w0.mul(ShortVector.fromArray(S, q, xo0 + 0)).reinterpretAsInts();
+            IntVector v0 = w0.mul(ShortVector.fromArray(S, q, xo1 + 0)).reinterpretAsInts();
+            isum0 = isum0.add(u0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
+            isum1 = isum1.add(v0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
+            ShortVector w1 = n0.lanewise(VectorOperators.LSHR, 4).and((short) 15);
+            IntVector s1 = sc.rearrange(J1);
+            IntVector u1 = w1.mul(ShortVector.fromArray(S, q, xo0 + 32)).reinterpretAsInts();
+            IntVector v1 = w1.mul(ShortVector.fromArray(S, q, xo1 + 32)).reinterpretAsInts();
+            isum0 = isum0.add(u1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
+            isum1 = isum1.add(v1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
+            ShortVector w2 = n1.and((short) 15);
+            IntVector s2 = sc.rearrange(J2);
+            IntVector u2 = w2.mul(ShortVector.fromArray(S, q, xo0 + 64)).reinterpretAsInts();
+            IntVector v2 = w2.mul(ShortVector.fromArray(S, q, xo1 + 64)).reinterpretAsInts();
+            isum0 = isum0.add(u2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
+            isum1 = isum1.add(v2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
+            ShortVector w3 = n1.lanewise(VectorOperators.LSHR, 4).and((short) 15);
+            IntVector s3 = sc.rearrange(J3);
+            IntVector u3 = w3.mul(ShortVector.fromArray(S, q, xo0 + 96)).reinterpretAsInts();
+            IntVector v3 = w3.mul(ShortVector.fromArray(S, q, xo1 + 96)).reinterpretAsInts();
+            isum0 = isum0.add(u3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
+            isum1 = isum1.add(v3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
+            ShortVector w4 = n2.and((short) 15);
+            IntVector s4 = sc.rearrange(J4);
+            IntVector u4 = w4.mul(ShortVector.fromArray(S, q, xo0 + 128)).reinterpretAsInts();
+            IntVector v4 = w4.mul(ShortVector.fromArray(S, q, xo1 + 128)).reinterpretAsInts();
+            isum0 = isum0.add(u4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
+            isum1 = isum1.add(v4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
+            ShortVector w5 = n2.lanewise(VectorOperators.LSHR, 4).and((short) 15);
+            IntVector s5 = sc.rearrange(J5);
+            IntVector u5 = w5.mul(ShortVector.fromArray(S, q, xo0 + 160)).reinterpretAsInts();
+            IntVector v5 = w5.mul(ShortVector.fromArray(S, q, xo1 + 160)).reinterpretAsInts();
+            isum0 = isum0.add(u5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
+            isum1 = isum1.add(v5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
+            ShortVector w6 = n3.and((short) 15);
+            IntVector s6 = sc.rearrange(J6);
+            IntVector u6 = w6.mul(ShortVector.fromArray(S, q, xo0 + 192)).reinterpretAsInts();
+            IntVector v6 = w6.mul(ShortVector.fromArray(S, q, xo1 + 192)).reinterpretAsInts();
+            isum0 = isum0.add(u6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
+            isum1 = isum1.add(v6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
+            ShortVector w7 = n3.lanewise(VectorOperators.LSHR, 4).and((short) 15);
+            IntVector s7 = sc.rearrange(J7);
+            IntVector u7 = w7.mul(ShortVector.fromArray(S, q, xo0 + 224)).reinterpretAsInts();
+            IntVector v7 = w7.mul(ShortVector.fromArray(S, q, xo1 + 224)).reinterpretAsInts();
+            isum0 = isum0.add(u7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
+            isum1 = isum1.add(v7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
+            float dw = Float.float16ToFloat(w.get(I16, bo));
+            float dm = Float.float16ToFloat(w.get(I16, bo + 2));
+            acc0 = ((FloatVector) isum0.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab0]), acc0);
+            off0 = ((FloatVector) m.mul(IntVector.fromArray(I, bs, ab0 * 16)).convert(VectorOperators.I2F, 0))
+                    .fma(FloatVector.broadcast(F, dm * ys[ab0]), off0);
+            acc1 = ((FloatVector) isum1.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab1]), acc1);
+            off1 = ((FloatVector) m.mul(IntVector.fromArray(I, bs, ab1 * 16)).convert(VectorOperators.I2F, 0))
+                    .fma(FloatVector.broadcast(F, dm * ys[ab1]), off1);
         }
-        out[t * rows + r] = acc0.reduceLanes(VectorOperators.ADD) - off0.reduceLanes(VectorOperators.ADD);
-        out[(t + 1) * rows + r] = acc1.reduceLanes(VectorOperators.ADD) - off1.reduceLanes(VectorOperators.ADD);
+        FloatVector z0 = acc0.sub(off0);
+        z0 = z0.add(z0.rearrange(SWAP8));
+        z0 = z0.add(z0.rearrange(SWAP4));
+        z0 = z0.add(z0.rearrange(SWAP2));
+        out[t * rows + r] = z0.add(z0.rearrange(SWAP1)).lane(0);
+        FloatVector z1 = acc1.sub(off1);
+        z1 = z1.add(z1.rearrange(SWAP8));
+        z1 = z1.add(z1.rearrange(SWAP4));
+        z1 = z1.add(z1.rearrange(SWAP2));
+        out[(t + 1) * rows + r] = z1.add(z1.rearrange(SWAP1)).lane(0);
     }
 
-    /** Q6_K row at {@code base} ({@code blocks} super-blocks) x activation row {@code t} of {@code a}. */
+    /**
+     * Q6_K row at {@code base} ({@code blocks} super-blocks) x activation row {@code t} of {@code a}; written out as
+     * {@link #dotQ4_K} is, for the same reason. Quants are taken as 0..63; the offset 32 goes through the sums of 16.
+     */
     static float dotQ6_K(MemorySegment w, long base, int blocks, Q8KActivations a, int t) {
         short[] q = a.wideQuants();
         float[] ys = a.scales();
@@ -178,22 +245,36 @@ final class KQuantKernels512 {
         for (int b = 0; b < blocks; b++) {
             long bo = base + (long) b * 210;
             int ab = t * blocks + b;
+            int xo = ab * QK;
+            ShortVector l00 = bytes32(w, bo), l01 = bytes32(w, bo + 32), l10 = bytes32(w, bo + 64), l11 = bytes32(w, bo + 96);
+            ShortVector h0 = bytes32(w, bo + 128), h1 = bytes32(w, bo + 160);
             IntVector scv = (IntVector) ByteVector.fromMemorySegment(B128, w, bo + 192, LE).convertShape(VectorOperators.B2I, I, 0);
-            IntVector isum = IntVector.zero(I);
-            for (int p = 0; p < 8; p++) {
-                int h = p / 4;
-                int k = p % 4;
-                ShortVector wq = q6(w, bo, h, k);
-                IntVector v = wq.mul(ShortVector.fromArray(S, q, ab * QK + 32 * p)).reinterpretAsInts();
-                isum = isum.add(v.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
-                        .add(v.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(PAIRS[p])));
-            }
+            IntVector p0 = l00.and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 0)).reinterpretAsInts();
+            IntVector p1 = l01.and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 2).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 32)).reinterpretAsInts();
+            IntVector p2 = l00.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 4).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 64)).reinterpretAsInts();
+            IntVector p3 = l01.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 6).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 96)).reinterpretAsInts();
+            IntVector p4 = l10.and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 128)).reinterpretAsInts();
+            IntVector p5 = l11.and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 2).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 160)).reinterpretAsInts();
+            IntVector p6 = l10.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 4).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 192)).reinterpretAsInts();
+            IntVector p7 = l11.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 6).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 224)).reinterpretAsInts();
+            IntVector isum = p0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p0.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P0))
+                    .add(p1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p1.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P1)))
+                    .add(p2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p2.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P2)))
+                    .add(p3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p3.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P3)))
+                    .add(p4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p4.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P4)))
+                    .add(p5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p5.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P5)))
+                    .add(p6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p6.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P6)))
+                    .add(p7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p7.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P7)));
             IntVector corr = scv.mul(IntVector.fromArray(I, bs, ab * 16));
             FloatVector d = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo + 208)) * ys[ab]);
             acc = ((FloatVector) isum.convert(VectorOperators.I2F, 0)).fma(d, acc);
             off = ((FloatVector) corr.convert(VectorOperators.I2F, 0)).fma(d, off);
         }
-        return acc.reduceLanes(VectorOperators.ADD) - 32f * off.reduceLanes(VectorOperators.ADD);
+        FloatVector z = acc.sub(off.mul(32f));
+        z = z.add(z.rearrange(SWAP8));
+        z = z.add(z.rearrange(SWAP4));
+        z = z.add(z.rearrange(SWAP2));
+        return z.add(z.rearrange(SWAP1)).lane(0);
     }
 
     /** {@link #dotQ6_K} for activation rows {@code t} and {@code t + 1}, each weight block unpacked once; bit-identical. */
@@ -207,18 +288,60 @@ final class KQuantKernels512 {
             long bo = base + (long) b * 210;
             int ab0 = t * blocks + b;
             int ab1 = ab0 + blocks;
+            int xo0 = ab0 * QK;
+            int xo1 = ab1 * QK;
+            ShortVector l00 = bytes32(w, bo), l01 = bytes32(w, bo + 32), l10 = bytes32(w, bo + 64), l11 = bytes32(w, bo + 96);
+            ShortVector h0 = bytes32(w, bo + 128), h1 = bytes32(w, bo + 160);
             IntVector scv = (IntVector) ByteVector.fromMemorySegment(B128, w, bo + 192, LE).convertShape(VectorOperators.B2I, I, 0);
             IntVector isum0 = IntVector.zero(I), isum1 = isum0;
-            for (int p = 0; p < 8; p++) {
-                ShortVector wq = q6(w, bo, p / 4, p % 4);
-                IntVector sc = scv.rearrange(PAIRS[p]);
-                IntVector v0 = wq.mul(ShortVector.fromArray(S, q, ab0 * QK + 32 * p)).reinterpretAsInts();
-                IntVector v1 = wq.mul(ShortVector.fromArray(S, q, ab1 * QK + 32 * p)).reinterpretAsInts();
-                isum0 = isum0.add(v0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
-                        .add(v0.lanewise(VectorOperators.ASHR, 16)).mul(sc));
-                isum1 = isum1.add(v1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
-                        .add(v1.lanewise(VectorOperators.ASHR, 16)).mul(sc));
-            }
+            ShortVector w0 = l00.and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).and((short) 0x30));
+            IntVector s0 = scv.rearrange(P0);
+            IntVector u0 = w0.mul(ShortVector.fromArray(S, q, xo0 + 0)).reinterpretAsInts();
+            IntVector v0 = w0.mul(ShortVector.fromArray(S, q, xo1 + 0)).reinterpretAsInts();
+            isum0 = isum0.add(u0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
+            isum1 = isum1.add(v0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
+            ShortVector w1 = l01.and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 2).and((short) 0x30));
+            IntVector s1 = scv.rearrange(P1);
+            IntVector u1 = w1.mul(ShortVector.fromArray(S, q, xo0 + 32)).reinterpretAsInts();
+            IntVector v1 = w1.mul(ShortVector.fromArray(S, q, xo1 + 32)).reinterpretAsInts();
+            isum0 = isum0.add(u1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
+            isum1 = isum1.add(v1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
+            ShortVector w2 = l00.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 4).and((short) 0x30));
+            IntVector s2 = scv.rearrange(P2);
+            IntVector u2 = w2.mul(ShortVector.fromArray(S, q, xo0 + 64)).reinterpretAsInts();
+            IntVector v2 = w2.mul(ShortVector.fromArray(S, q, xo1 + 64)).reinterpretAsInts();
+            isum0 = isum0.add(u2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
+            isum1 = isum1.add(v2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
+            ShortVector w3 = l01.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 6).and((short) 0x30));
+            IntVector s3 = scv.rearrange(P3);
+            IntVector u3 = w3.mul(ShortVector.fromArray(S, q, xo0 + 96)).reinterpretAsInts();
+            IntVector v3 = w3.mul(ShortVector.fromArray(S, q, xo1 + 96)).reinterpretAsInts();
+            isum0 = isum0.add(u3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
+            isum1 = isum1.add(v3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
+            ShortVector w4 = l10.and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).and((short) 0x30));
+            IntVector s4 = scv.rearrange(P4);
+            IntVector u4 = w4.mul(ShortVector.fromArray(S, q, xo0 + 128)).reinterpretAsInts();
+            IntVector v4 = w4.mul(ShortVector.fromArray(S, q, xo1 + 128)).reinterpretAsInts();
+            isum0 = isum0.add(u4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
+            isum1 = isum1.add(v4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
+            ShortVector w5 = l11.and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 2).and((short) 0x30));
+            IntVector s5 = scv.rearrange(P5);
+            IntVector u5 = w5.mul(ShortVector.fromArray(S, q, xo0 + 160)).reinterpretAsInts();
+            IntVector v5 = w5.mul(ShortVector.fromArray(S, q, xo1 + 160)).reinterpretAsInts();
+            isum0 = isum0.add(u5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
+            isum1 = isum1.add(v5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
+            ShortVector w6 = l10.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 4).and((short) 0x30));
+            IntVector s6 = scv.rearrange(P6);
+            IntVector u6 = w6.mul(ShortVector.fromArray(S, q, xo0 + 192)).reinterpretAsInts();
+            IntVector v6 = w6.mul(ShortVector.fromArray(S, q, xo1 + 192)).reinterpretAsInts();
+            isum0 = isum0.add(u6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
+            isum1 = isum1.add(v6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
+            ShortVector w7 = l11.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 6).and((short) 0x30));
+            IntVector s7 = scv.rearrange(P7);
+            IntVector u7 = w7.mul(ShortVector.fromArray(S, q, xo0 + 224)).reinterpretAsInts();
+            IntVector v7 = w7.mul(ShortVector.fromArray(S, q, xo1 + 224)).reinterpretAsInts();
+            isum0 = isum0.add(u7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
+            isum1 = isum1.add(v7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
             float dw = Float.float16ToFloat(w.get(I16, bo + 208));
             FloatVector d0 = FloatVector.broadcast(F, dw * ys[ab0]);
             FloatVector d1 = FloatVector.broadcast(F, dw * ys[ab1]);
@@ -227,23 +350,22 @@ final class KQuantKernels512 {
             acc1 = ((FloatVector) isum1.convert(VectorOperators.I2F, 0)).fma(d1, acc1);
             off1 = ((FloatVector) scv.mul(IntVector.fromArray(I, bs, ab1 * 16)).convert(VectorOperators.I2F, 0)).fma(d1, off1);
         }
-        out[t * rows + r] = acc0.reduceLanes(VectorOperators.ADD) - 32f * off0.reduceLanes(VectorOperators.ADD);
-        out[(t + 1) * rows + r] = acc1.reduceLanes(VectorOperators.ADD) - 32f * off1.reduceLanes(VectorOperators.ADD);
+        FloatVector z0 = acc0.sub(off0.mul(32f));
+        z0 = z0.add(z0.rearrange(SWAP8));
+        z0 = z0.add(z0.rearrange(SWAP4));
+        z0 = z0.add(z0.rearrange(SWAP2));
+        out[t * rows + r] = z0.add(z0.rearrange(SWAP1)).lane(0);
+        FloatVector z1 = acc1.sub(off1.mul(32f));
+        z1 = z1.add(z1.rearrange(SWAP8));
+        z1 = z1.add(z1.rearrange(SWAP4));
+        z1 = z1.add(z1.rearrange(SWAP2));
+        out[(t + 1) * rows + r] = z1.add(z1.rearrange(SWAP1)).lane(0);
     }
 
     /**
-     * The 32 6-bit quants (0..63, the offset 32 not yet taken) of values {@code 128h + 32k .. +31} of the Q6_K block at
-     * {@code bo}: low bits from {@code ql[64h + 32(k & 1) + l]} (low nibble for k &lt; 2, high for k &ge; 2), high bits
-     * from bits {@code 2k, 2k+1} of {@code qh[32h + l]}.
+     * Q5_K row at {@code base} ({@code blocks} super-blocks) x activation row {@code t} of {@code a}; written out as
+     * {@link #dotQ4_K} is. Bit j of {@code qh[l]} is bit 4 of sub-block j's quant l.
      */
-    private static ShortVector q6(MemorySegment w, long bo, int h, int k) {
-        ShortVector l = bytes32(w, bo + 64L * h + 32 * (k & 1));
-        ShortVector nib = k < 2 ? l.and((short) 15) : l.lanewise(VectorOperators.LSHR, 4).and((short) 15);
-        ShortVector hb = bytes32(w, bo + 128 + 32L * h);
-        return nib.or(hb.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 2 * k).and((short) 0x30));
-    }
-
-    /** Q5_K row at {@code base} ({@code blocks} super-blocks) x activation row {@code t} of {@code a}. */
     static float dotQ5_K(MemorySegment w, long base, int blocks, Q8KActivations a, int t) {
         short[] q = a.wideQuants();
         float[] ys = a.scales();
@@ -253,24 +375,43 @@ final class KQuantKernels512 {
         for (int b = 0; b < blocks; b++) {
             long bo = base + (long) b * 176;
             int ab = t * blocks + b;
-            long lo = w.get(I64, bo + 4);
-            int hi = w.get(I32, bo + 12);
-            ShortVector high = bytes32(w, bo + 16);
-            IntVector isum = IntVector.zero(I);
-            for (int j = 0; j < 8; j++) {
-                ShortVector wq = q5(w, bo, high, j);
-                IntVector v = wq.mul(ShortVector.fromArray(S, q, ab * QK + 32 * j)).reinterpretAsInts();
-                isum = isum.add(v.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
-                        .add(v.lanewise(VectorOperators.ASHR, 16)).mul(scale(lo, hi, j)));
-            }
-            IntVector msum = mins(bytes16(w, bo + 4)).mul(IntVector.fromArray(I, bs, ab * 16));
+            int xo = ab * QK;
+            IntVector s = ((IntVector) ByteVector.fromMemorySegment(B128, w, bo + 4, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector sl = s.rearrange(SC_LOW);
+            IntVector sc = sl.and(15).or(s.rearrange(SC_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30)).blend(sl.and(63), FIRST_FOUR_J);
+            IntVector ml = s.rearrange(MIN_LOW);
+            IntVector m = ml.lanewise(VectorOperators.LSHR, 4).or(s.rearrange(MIN_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30))
+                    .blend(ml.and(63), FIRST_FOUR_G);
+            ShortVector hb = bytes32(w, bo + 16).lanewise(VectorOperators.LSHL, 4);
+            ShortVector n0 = bytes32(w, bo + 48), n1 = bytes32(w, bo + 80), n2 = bytes32(w, bo + 112), n3 = bytes32(w, bo + 144);
+            IntVector p0 = n0.and((short) 15).or(hb.and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 0)).reinterpretAsInts();
+            IntVector p1 = n0.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 1).and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 32)).reinterpretAsInts();
+            IntVector p2 = n1.and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 2).and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 64)).reinterpretAsInts();
+            IntVector p3 = n1.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 3).and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 96)).reinterpretAsInts();
+            IntVector p4 = n2.and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 4).and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 128)).reinterpretAsInts();
+            IntVector p5 = n2.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 5).and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 160)).reinterpretAsInts();
+            IntVector p6 = n3.and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 6).and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 192)).reinterpretAsInts();
+            IntVector p7 = n3.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 7).and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 224)).reinterpretAsInts();
+            IntVector isum = p0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p0.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J0))
+                    .add(p1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p1.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J1)))
+                    .add(p2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p2.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J2)))
+                    .add(p3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p3.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J3)))
+                    .add(p4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p4.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J4)))
+                    .add(p5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p5.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J5)))
+                    .add(p6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p6.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J6)))
+                    .add(p7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p7.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J7)));
+            IntVector msum = m.mul(IntVector.fromArray(I, bs, ab * 16));
             float yd = ys[ab];
             acc = ((FloatVector) isum.convert(VectorOperators.I2F, 0))
                     .fma(FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo)) * yd), acc);
             off = ((FloatVector) msum.convert(VectorOperators.I2F, 0))
                     .fma(FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo + 2)) * yd), off);
         }
-        return acc.reduceLanes(VectorOperators.ADD) - off.reduceLanes(VectorOperators.ADD);
+        FloatVector z = acc.sub(off);
+        z = z.add(z.rearrange(SWAP8));
+        z = z.add(z.rearrange(SWAP4));
+        z = z.add(z.rearrange(SWAP2));
+        return z.add(z.rearrange(SWAP1)).lane(0);
     }
 
     /** {@link #dotQ5_K} for activation rows {@code t} and {@code t + 1}, each weight block unpacked once; bit-identical. */
@@ -284,41 +425,83 @@ final class KQuantKernels512 {
             long bo = base + (long) b * 176;
             int ab0 = t * blocks + b;
             int ab1 = ab0 + blocks;
-            long lo = w.get(I64, bo + 4);
-            int hi = w.get(I32, bo + 12);
-            ShortVector high = bytes32(w, bo + 16);
+            int xo0 = ab0 * QK;
+            int xo1 = ab1 * QK;
+            IntVector s = ((IntVector) ByteVector.fromMemorySegment(B128, w, bo + 4, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector sl = s.rearrange(SC_LOW);
+            IntVector sc = sl.and(15).or(s.rearrange(SC_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30)).blend(sl.and(63), FIRST_FOUR_J);
+            IntVector ml = s.rearrange(MIN_LOW);
+            IntVector m = ml.lanewise(VectorOperators.LSHR, 4).or(s.rearrange(MIN_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30))
+                    .blend(ml.and(63), FIRST_FOUR_G);
+            ShortVector hb = bytes32(w, bo + 16).lanewise(VectorOperators.LSHL, 4);
+            ShortVector n0 = bytes32(w, bo + 48), n1 = bytes32(w, bo + 80), n2 = bytes32(w, bo + 112), n3 = bytes32(w, bo + 144);
             IntVector isum0 = IntVector.zero(I), isum1 = isum0;
-            for (int j = 0; j < 8; j++) {
-                ShortVector wq = q5(w, bo, high, j);
-                int sc = scale(lo, hi, j);
-                IntVector v0 = wq.mul(ShortVector.fromArray(S, q, ab0 * QK + 32 * j)).reinterpretAsInts();
-                IntVector v1 = wq.mul(ShortVector.fromArray(S, q, ab1 * QK + 32 * j)).reinterpretAsInts();
-                isum0 = isum0.add(v0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
-                        .add(v0.lanewise(VectorOperators.ASHR, 16)).mul(sc));
-                isum1 = isum1.add(v1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
-                        .add(v1.lanewise(VectorOperators.ASHR, 16)).mul(sc));
-            }
-            IntVector m = mins(bytes16(w, bo + 4));
-            FloatVector dw = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo)));
-            FloatVector dm = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo + 2)));
-            FloatVector y0 = FloatVector.broadcast(F, ys[ab0]);
-            FloatVector y1 = FloatVector.broadcast(F, ys[ab1]);
-            acc0 = ((FloatVector) isum0.convert(VectorOperators.I2F, 0)).fma(dw.mul(y0), acc0);
-            off0 = ((FloatVector) m.mul(IntVector.fromArray(I, bs, ab0 * 16)).convert(VectorOperators.I2F, 0)).fma(dm.mul(y0), off0);
-            acc1 = ((FloatVector) isum1.convert(VectorOperators.I2F, 0)).fma(dw.mul(y1), acc1);
-            off1 = ((FloatVector) m.mul(IntVector.fromArray(I, bs, ab1 * 16)).convert(VectorOperators.I2F, 0)).fma(dm.mul(y1), off1);
+            ShortVector w0 = n0.and((short) 15).or(hb.and((short) 16));
+            IntVector s0 = sc.rearrange(J0);
+            IntVector u0 = w0.mul(ShortVector.fromArray(S, q, xo0 + 0)).reinterpretAsInts();
+            IntVector v0 = w0.mul(ShortVector.fromArray(S, q, xo1 + 0)).reinterpretAsInts();
+            isum0 = isum0.add(u0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
+            isum1 = isum1.add(v0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
+            ShortVector w1 = n0.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 1).and((short) 16));
+            IntVector s1 = sc.rearrange(J1);
+            IntVector u1 = w1.mul(ShortVector.fromArray(S, q, xo0 + 32)).reinterpretAsInts();
+            IntVector v1 = w1.mul(ShortVector.fromArray(S, q, xo1 + 32)).reinterpretAsInts();
+            isum0 = isum0.add(u1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
+            isum1 = isum1.add(v1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
+            ShortVector w2 = n1.and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 2).and((short) 16));
+            IntVector s2 = sc.rearrange(J2);
+            IntVector u2 = w2.mul(ShortVector.fromArray(S, q, xo0 + 64)).reinterpretAsInts();
+            IntVector v2 = w2.mul(ShortVector.fromArray(S, q, xo1 + 64)).reinterpretAsInts();
+            isum0 = isum0.add(u2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
+            isum1 = isum1.add(v2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
+            ShortVector w3 = n1.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 3).and((short) 16));
+            IntVector s3 = sc.rearrange(J3);
+            IntVector u3 = w3.mul(ShortVector.fromArray(S, q, xo0 + 96)).reinterpretAsInts();
+            IntVector v3 = w3.mul(ShortVector.fromArray(S, q, xo1 + 96)).reinterpretAsInts();
+            isum0 = isum0.add(u3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
+            isum1 = isum1.add(v3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
+            ShortVector w4 = n2.and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 4).and((short) 16));
+            IntVector s4 = sc.rearrange(J4);
+            IntVector u4 = w4.mul(ShortVector.fromArray(S, q, xo0 + 128)).reinterpretAsInts();
+            IntVector v4 = w4.mul(ShortVector.fromArray(S, q, xo1 + 128)).reinterpretAsInts();
+            isum0 = isum0.add(u4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
+            isum1 = isum1.add(v4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
+            ShortVector w5 = n2.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 5).and((short) 16));
+            IntVector s5 = sc.rearrange(J5);
+            IntVector u5 = w5.mul(ShortVector.fromArray(S, q, xo0 + 160)).reinterpretAsInts();
+            IntVector v5 = w5.mul(ShortVector.fromArray(S, q, xo1 + 160)).reinterpretAsInts();
+            isum0 = isum0.add(u5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
+            isum1 = isum1.add(v5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
+            ShortVector w6 = n3.and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 6).and((short) 16));
+            IntVector s6 = sc.rearrange(J6);
+            IntVector u6 = w6.mul(ShortVector.fromArray(S, q, xo0 + 192)).reinterpretAsInts();
+            IntVector v6 = w6.mul(ShortVector.fromArray(S, q, xo1 + 192)).reinterpretAsInts();
+            isum0 = isum0.add(u6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
+            isum1 = isum1.add(v6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
+            ShortVector w7 = n3.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 7).and((short) 16));
+            IntVector s7 = sc.rearrange(J7);
+            IntVector u7 = w7.mul(ShortVector.fromArray(S, q, xo0 + 224)).reinterpretAsInts();
+            IntVector v7 = w7.mul(ShortVector.fromArray(S, q, xo1 + 224)).reinterpretAsInts();
+            isum0 = isum0.add(u7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
+            isum1 = isum1.add(v7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
+            float dw = Float.float16ToFloat(w.get(I16, bo));
+            float dm = Float.float16ToFloat(w.get(I16, bo + 2));
+            acc0 = ((FloatVector) isum0.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab0]), acc0);
+            off0 = ((FloatVector) m.mul(IntVector.fromArray(I, bs, ab0 * 16)).convert(VectorOperators.I2F, 0))
+                    .fma(FloatVector.broadcast(F, dm * ys[ab0]), off0);
+            acc1 = ((FloatVector) isum1.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab1]), acc1);
+            off1 = ((FloatVector) m.mul(IntVector.fromArray(I, bs, ab1 * 16)).convert(VectorOperators.I2F, 0))
+                    .fma(FloatVector.broadcast(F, dm * ys[ab1]), off1);
         }
-        out[t * rows + r] = acc0.reduceLanes(VectorOperators.ADD) - off0.reduceLanes(VectorOperators.ADD);
-        out[(t + 1) * rows + r] = acc1.reduceLanes(VectorOperators.ADD) - off1.reduceLanes(VectorOperators.ADD);
-    }
-
-    /**
-     * Sub-block j's 32 5-bit quants of the Q5_K block at {@code bo}: the low nibbles (j even) or high nibbles (j odd) of
-     * {@code ql[32(j/2) + l]} and bit j of {@code qh[l]} ({@code high}, the 32 bytes widened) as bit 4.
-     */
-    private static ShortVector q5(MemorySegment w, long bo, ShortVector high, int j) {
-        ShortVector l = bytes32(w, bo + 48 + 32L * (j / 2));
-        ShortVector nib = (j & 1) == 0 ? l.and((short) 15) : l.lanewise(VectorOperators.LSHR, 4).and((short) 15);
-        return nib.or(high.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, j).and((short) 16));
+        FloatVector z0 = acc0.sub(off0);
+        z0 = z0.add(z0.rearrange(SWAP8));
+        z0 = z0.add(z0.rearrange(SWAP4));
+        z0 = z0.add(z0.rearrange(SWAP2));
+        out[t * rows + r] = z0.add(z0.rearrange(SWAP1)).lane(0);
+        FloatVector z1 = acc1.sub(off1);
+        z1 = z1.add(z1.rearrange(SWAP8));
+        z1 = z1.add(z1.rearrange(SWAP4));
+        z1 = z1.add(z1.rearrange(SWAP2));
+        out[(t + 1) * rows + r] = z1.add(z1.rearrange(SWAP1)).lane(0);
     }
 }
