@@ -243,4 +243,90 @@ public class Q4KVariantsBench {
         }
         return acc.reduceLanes(VectorOperators.ADD) - off.reduceLanes(VectorOperators.ADD);
     }
+
+    private static final jdk.incubator.vector.VectorShuffle<Float> F0 = fshuffle(0), F1 = fshuffle(1), F2 = fshuffle(2), F3 = fshuffle(3),
+            F4 = fshuffle(4), F5 = fshuffle(5), F6 = fshuffle(6), F7 = fshuffle(7);
+
+    private static jdk.incubator.vector.VectorShuffle<Float> fshuffle(int j) {
+        int[] index = new int[16];
+        java.util.Arrays.fill(index, j);
+        return jdk.incubator.vector.VectorShuffle.fromArray(F, index, 0);
+    }
+
+    private float[] xf;
+
+    @Benchmark
+    public float[] floatPath() {
+        if (xf == null) {
+            short[] q = a.wideQuants();
+            xf = new float[COLS];
+            for (int i = 0; i < COLS; i++) {
+                xf[i] = q[i];
+            }
+        }
+        MemorySegment seg = w.data();
+        long rb = w.rowBytes();
+        for (int r = 0; r < ROWS; r++) {
+            out[r] = floatPath(seg, r * rb, COLS / 256, a, xf, 0);
+        }
+        return out;
+    }
+
+    static float floatPath(MemorySegment w, long base, int blocks, Q8KActivations a, float[] x, int t) {
+        float[] ys = a.scales();
+        int[] bs = a.bsums();
+        FloatVector acc = FloatVector.zero(F);
+        FloatVector off = acc;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 144;
+            int ab = t * blocks + b;
+            int xo = ab * 256;
+            IntVector s = ((IntVector) ByteVector.fromMemorySegment(B128, w, bo + 4, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector lo = s.rearrange(SC_LOW);
+            IntVector hi = s.rearrange(SC_HIGH);
+            FloatVector scF = (FloatVector) lo.and(15).or(hi.lanewise(VectorOperators.LSHR, 2).and(0x30)).blend(lo.and(63), FIRST_FOUR_J).convert(VectorOperators.I2F, 0);
+            IntVector ml = s.rearrange(MIN_LOW);
+            IntVector mh = s.rearrange(MIN_HIGH);
+            IntVector m = ml.lanewise(VectorOperators.LSHR, 4).or(mh.lanewise(VectorOperators.LSHR, 2).and(0x30)).blend(ml.and(63), FIRST_FOUR_G);
+            FloatVector isum = FloatVector.zero(F);
+            IntVector na0 = (IntVector) ByteVector.fromMemorySegment(B128, w, bo + 16, LE).convertShape(VectorOperators.B2I, I, 0);
+            IntVector nb0 = (IntVector) ByteVector.fromMemorySegment(B128, w, bo + 32, LE).convertShape(VectorOperators.B2I, I, 0);
+            FloatVector tl0 = ((FloatVector) na0.and(15).convert(VectorOperators.I2F, 0)).mul(FloatVector.fromArray(F, x, xo + 0));
+            tl0 = ((FloatVector) nb0.and(15).convert(VectorOperators.I2F, 0)).fma(FloatVector.fromArray(F, x, xo + 16), tl0);
+            isum = tl0.fma(scF.rearrange(F0), isum);
+            FloatVector th0 = ((FloatVector) na0.lanewise(VectorOperators.LSHR, 4).and(15).convert(VectorOperators.I2F, 0)).mul(FloatVector.fromArray(F, x, xo + 32));
+            th0 = ((FloatVector) nb0.lanewise(VectorOperators.LSHR, 4).and(15).convert(VectorOperators.I2F, 0)).fma(FloatVector.fromArray(F, x, xo + 48), th0);
+            isum = th0.fma(scF.rearrange(F1), isum);
+            IntVector na1 = (IntVector) ByteVector.fromMemorySegment(B128, w, bo + 48, LE).convertShape(VectorOperators.B2I, I, 0);
+            IntVector nb1 = (IntVector) ByteVector.fromMemorySegment(B128, w, bo + 64, LE).convertShape(VectorOperators.B2I, I, 0);
+            FloatVector tl1 = ((FloatVector) na1.and(15).convert(VectorOperators.I2F, 0)).mul(FloatVector.fromArray(F, x, xo + 64));
+            tl1 = ((FloatVector) nb1.and(15).convert(VectorOperators.I2F, 0)).fma(FloatVector.fromArray(F, x, xo + 80), tl1);
+            isum = tl1.fma(scF.rearrange(F2), isum);
+            FloatVector th1 = ((FloatVector) na1.lanewise(VectorOperators.LSHR, 4).and(15).convert(VectorOperators.I2F, 0)).mul(FloatVector.fromArray(F, x, xo + 96));
+            th1 = ((FloatVector) nb1.lanewise(VectorOperators.LSHR, 4).and(15).convert(VectorOperators.I2F, 0)).fma(FloatVector.fromArray(F, x, xo + 112), th1);
+            isum = th1.fma(scF.rearrange(F3), isum);
+            IntVector na2 = (IntVector) ByteVector.fromMemorySegment(B128, w, bo + 80, LE).convertShape(VectorOperators.B2I, I, 0);
+            IntVector nb2 = (IntVector) ByteVector.fromMemorySegment(B128, w, bo + 96, LE).convertShape(VectorOperators.B2I, I, 0);
+            FloatVector tl2 = ((FloatVector) na2.and(15).convert(VectorOperators.I2F, 0)).mul(FloatVector.fromArray(F, x, xo + 128));
+            tl2 = ((FloatVector) nb2.and(15).convert(VectorOperators.I2F, 0)).fma(FloatVector.fromArray(F, x, xo + 144), tl2);
+            isum = tl2.fma(scF.rearrange(F4), isum);
+            FloatVector th2 = ((FloatVector) na2.lanewise(VectorOperators.LSHR, 4).and(15).convert(VectorOperators.I2F, 0)).mul(FloatVector.fromArray(F, x, xo + 160));
+            th2 = ((FloatVector) nb2.lanewise(VectorOperators.LSHR, 4).and(15).convert(VectorOperators.I2F, 0)).fma(FloatVector.fromArray(F, x, xo + 176), th2);
+            isum = th2.fma(scF.rearrange(F5), isum);
+            IntVector na3 = (IntVector) ByteVector.fromMemorySegment(B128, w, bo + 112, LE).convertShape(VectorOperators.B2I, I, 0);
+            IntVector nb3 = (IntVector) ByteVector.fromMemorySegment(B128, w, bo + 128, LE).convertShape(VectorOperators.B2I, I, 0);
+            FloatVector tl3 = ((FloatVector) na3.and(15).convert(VectorOperators.I2F, 0)).mul(FloatVector.fromArray(F, x, xo + 192));
+            tl3 = ((FloatVector) nb3.and(15).convert(VectorOperators.I2F, 0)).fma(FloatVector.fromArray(F, x, xo + 208), tl3);
+            isum = tl3.fma(scF.rearrange(F6), isum);
+            FloatVector th3 = ((FloatVector) na3.lanewise(VectorOperators.LSHR, 4).and(15).convert(VectorOperators.I2F, 0)).mul(FloatVector.fromArray(F, x, xo + 224));
+            th3 = ((FloatVector) nb3.lanewise(VectorOperators.LSHR, 4).and(15).convert(VectorOperators.I2F, 0)).fma(FloatVector.fromArray(F, x, xo + 240), th3);
+            isum = th3.fma(scF.rearrange(F7), isum);
+            IntVector msum = m.mul(IntVector.fromArray(I, bs, ab * 16));
+            float yd = ys[ab];
+            acc = isum.fma(FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo)) * yd), acc);
+            off = ((FloatVector) msum.convert(VectorOperators.I2F, 0))
+                    .fma(FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo + 2)) * yd), off);
+        }
+        return acc.reduceLanes(VectorOperators.ADD) - off.reduceLanes(VectorOperators.ADD);
+    }
 }

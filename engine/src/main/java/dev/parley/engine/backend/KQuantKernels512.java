@@ -16,8 +16,9 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Q4_K, Q5_K and Q6_K rows times Q8_K activations with 512-bit vectors. A sub-block of 32 quants is one vector of
  * 32 shorts: its nibbles are widened once per 32 bytes (low and high nibbles split after the widening, so no byte
- * shifts), multiplied with the activation quants, adjacent products summed into 16 int lanes and multiplied by the
- * sub-block's scale, which comes out of a vector of the super-block's scales by one permute (the 6-bit scales and
+ * shifts), multiplied with the activation quants, adjacent products summed into 16 int lanes ({@code v + (v << 16)}
+ * puts the sum of an int lane's two shorts in its high half, with no carry from the low half, and every such sum is
+ * below 2^15 in magnitude: at most 2 * 63 * 127 for Q6_K) and multiplied by the sub-block's scale, which comes out of a vector of the super-block's scales by one permute (the 6-bit scales and
  * mins are unpacked with vector operations, not byte by byte: unpacking them one at a time took half the time). The mins of Q4_K and Q5_K and the offset 32 of Q6_K
  * go through the activations' sums of 16 as one vector product per super-block. Every integer sum of a
  * super-block is exact, as in ggml, and fits a float exactly per lane; only the float additions across blocks and
@@ -120,14 +121,14 @@ final class KQuantKernels512 {
             IntVector p5 = n2.lanewise(VectorOperators.LSHR, 4).and((short) 15).mul(ShortVector.fromArray(S, q, xo + 160)).reinterpretAsInts();
             IntVector p6 = n3.and((short) 15).mul(ShortVector.fromArray(S, q, xo + 192)).reinterpretAsInts();
             IntVector p7 = n3.lanewise(VectorOperators.LSHR, 4).and((short) 15).mul(ShortVector.fromArray(S, q, xo + 224)).reinterpretAsInts();
-            IntVector isum = p0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p0.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J0))
-                    .add(p1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p1.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J1)))
-                    .add(p2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p2.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J2)))
-                    .add(p3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p3.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J3)))
-                    .add(p4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p4.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J4)))
-                    .add(p5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p5.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J5)))
-                    .add(p6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p6.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J6)))
-                    .add(p7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p7.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J7)));
+            IntVector isum = p0.add(p0.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J0))
+                    .add(p1.add(p1.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J1)))
+                    .add(p2.add(p2.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J2)))
+                    .add(p3.add(p3.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J3)))
+                    .add(p4.add(p4.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J4)))
+                    .add(p5.add(p5.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J5)))
+                    .add(p6.add(p6.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J6)))
+                    .add(p7.add(p7.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J7)));
             IntVector msum = m.mul(IntVector.fromArray(I, bs, ab * 16));
             float yd = ys[ab];
             acc = ((FloatVector) isum.convert(VectorOperators.I2F, 0))
@@ -167,50 +168,50 @@ final class KQuantKernels512 {
             IntVector s0 = sc.rearrange(J0);
             IntVector u0 = w0.mul(ShortVector.fromArray(S, q, xo0 + 0)).reinterpretAsInts();
             IntVector v0 = w0.mul(ShortVector.fromArray(S, q, xo1 + 0)).reinterpretAsInts();
-            isum0 = isum0.add(u0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
-            isum1 = isum1.add(v0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
+            isum0 = isum0.add(u0.add(u0.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s0));
+            isum1 = isum1.add(v0.add(v0.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s0));
             ShortVector w1 = n0.lanewise(VectorOperators.LSHR, 4).and((short) 15);
             IntVector s1 = sc.rearrange(J1);
             IntVector u1 = w1.mul(ShortVector.fromArray(S, q, xo0 + 32)).reinterpretAsInts();
             IntVector v1 = w1.mul(ShortVector.fromArray(S, q, xo1 + 32)).reinterpretAsInts();
-            isum0 = isum0.add(u1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
-            isum1 = isum1.add(v1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
+            isum0 = isum0.add(u1.add(u1.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s1));
+            isum1 = isum1.add(v1.add(v1.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s1));
             ShortVector w2 = n1.and((short) 15);
             IntVector s2 = sc.rearrange(J2);
             IntVector u2 = w2.mul(ShortVector.fromArray(S, q, xo0 + 64)).reinterpretAsInts();
             IntVector v2 = w2.mul(ShortVector.fromArray(S, q, xo1 + 64)).reinterpretAsInts();
-            isum0 = isum0.add(u2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
-            isum1 = isum1.add(v2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
+            isum0 = isum0.add(u2.add(u2.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s2));
+            isum1 = isum1.add(v2.add(v2.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s2));
             ShortVector w3 = n1.lanewise(VectorOperators.LSHR, 4).and((short) 15);
             IntVector s3 = sc.rearrange(J3);
             IntVector u3 = w3.mul(ShortVector.fromArray(S, q, xo0 + 96)).reinterpretAsInts();
             IntVector v3 = w3.mul(ShortVector.fromArray(S, q, xo1 + 96)).reinterpretAsInts();
-            isum0 = isum0.add(u3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
-            isum1 = isum1.add(v3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
+            isum0 = isum0.add(u3.add(u3.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s3));
+            isum1 = isum1.add(v3.add(v3.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s3));
             ShortVector w4 = n2.and((short) 15);
             IntVector s4 = sc.rearrange(J4);
             IntVector u4 = w4.mul(ShortVector.fromArray(S, q, xo0 + 128)).reinterpretAsInts();
             IntVector v4 = w4.mul(ShortVector.fromArray(S, q, xo1 + 128)).reinterpretAsInts();
-            isum0 = isum0.add(u4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
-            isum1 = isum1.add(v4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
+            isum0 = isum0.add(u4.add(u4.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s4));
+            isum1 = isum1.add(v4.add(v4.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s4));
             ShortVector w5 = n2.lanewise(VectorOperators.LSHR, 4).and((short) 15);
             IntVector s5 = sc.rearrange(J5);
             IntVector u5 = w5.mul(ShortVector.fromArray(S, q, xo0 + 160)).reinterpretAsInts();
             IntVector v5 = w5.mul(ShortVector.fromArray(S, q, xo1 + 160)).reinterpretAsInts();
-            isum0 = isum0.add(u5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
-            isum1 = isum1.add(v5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
+            isum0 = isum0.add(u5.add(u5.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s5));
+            isum1 = isum1.add(v5.add(v5.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s5));
             ShortVector w6 = n3.and((short) 15);
             IntVector s6 = sc.rearrange(J6);
             IntVector u6 = w6.mul(ShortVector.fromArray(S, q, xo0 + 192)).reinterpretAsInts();
             IntVector v6 = w6.mul(ShortVector.fromArray(S, q, xo1 + 192)).reinterpretAsInts();
-            isum0 = isum0.add(u6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
-            isum1 = isum1.add(v6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
+            isum0 = isum0.add(u6.add(u6.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s6));
+            isum1 = isum1.add(v6.add(v6.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s6));
             ShortVector w7 = n3.lanewise(VectorOperators.LSHR, 4).and((short) 15);
             IntVector s7 = sc.rearrange(J7);
             IntVector u7 = w7.mul(ShortVector.fromArray(S, q, xo0 + 224)).reinterpretAsInts();
             IntVector v7 = w7.mul(ShortVector.fromArray(S, q, xo1 + 224)).reinterpretAsInts();
-            isum0 = isum0.add(u7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
-            isum1 = isum1.add(v7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
+            isum0 = isum0.add(u7.add(u7.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s7));
+            isum1 = isum1.add(v7.add(v7.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s7));
             float dw = Float.float16ToFloat(w.get(I16, bo));
             float dm = Float.float16ToFloat(w.get(I16, bo + 2));
             acc0 = ((FloatVector) isum0.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab0]), acc0);
@@ -257,14 +258,14 @@ final class KQuantKernels512 {
             IntVector p5 = l11.and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 2).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 160)).reinterpretAsInts();
             IntVector p6 = l10.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 4).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 192)).reinterpretAsInts();
             IntVector p7 = l11.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 6).and((short) 0x30)).mul(ShortVector.fromArray(S, q, xo + 224)).reinterpretAsInts();
-            IntVector isum = p0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p0.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P0))
-                    .add(p1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p1.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P1)))
-                    .add(p2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p2.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P2)))
-                    .add(p3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p3.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P3)))
-                    .add(p4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p4.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P4)))
-                    .add(p5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p5.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P5)))
-                    .add(p6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p6.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P6)))
-                    .add(p7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p7.lanewise(VectorOperators.ASHR, 16)).mul(scv.rearrange(P7)));
+            IntVector isum = p0.add(p0.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(scv.rearrange(P0))
+                    .add(p1.add(p1.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(scv.rearrange(P1)))
+                    .add(p2.add(p2.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(scv.rearrange(P2)))
+                    .add(p3.add(p3.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(scv.rearrange(P3)))
+                    .add(p4.add(p4.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(scv.rearrange(P4)))
+                    .add(p5.add(p5.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(scv.rearrange(P5)))
+                    .add(p6.add(p6.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(scv.rearrange(P6)))
+                    .add(p7.add(p7.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(scv.rearrange(P7)));
             IntVector corr = scv.mul(IntVector.fromArray(I, bs, ab * 16));
             FloatVector d = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo + 208)) * ys[ab]);
             acc = ((FloatVector) isum.convert(VectorOperators.I2F, 0)).fma(d, acc);
@@ -298,50 +299,50 @@ final class KQuantKernels512 {
             IntVector s0 = scv.rearrange(P0);
             IntVector u0 = w0.mul(ShortVector.fromArray(S, q, xo0 + 0)).reinterpretAsInts();
             IntVector v0 = w0.mul(ShortVector.fromArray(S, q, xo1 + 0)).reinterpretAsInts();
-            isum0 = isum0.add(u0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
-            isum1 = isum1.add(v0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
+            isum0 = isum0.add(u0.add(u0.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s0));
+            isum1 = isum1.add(v0.add(v0.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s0));
             ShortVector w1 = l01.and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 2).and((short) 0x30));
             IntVector s1 = scv.rearrange(P1);
             IntVector u1 = w1.mul(ShortVector.fromArray(S, q, xo0 + 32)).reinterpretAsInts();
             IntVector v1 = w1.mul(ShortVector.fromArray(S, q, xo1 + 32)).reinterpretAsInts();
-            isum0 = isum0.add(u1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
-            isum1 = isum1.add(v1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
+            isum0 = isum0.add(u1.add(u1.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s1));
+            isum1 = isum1.add(v1.add(v1.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s1));
             ShortVector w2 = l00.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 4).and((short) 0x30));
             IntVector s2 = scv.rearrange(P2);
             IntVector u2 = w2.mul(ShortVector.fromArray(S, q, xo0 + 64)).reinterpretAsInts();
             IntVector v2 = w2.mul(ShortVector.fromArray(S, q, xo1 + 64)).reinterpretAsInts();
-            isum0 = isum0.add(u2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
-            isum1 = isum1.add(v2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
+            isum0 = isum0.add(u2.add(u2.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s2));
+            isum1 = isum1.add(v2.add(v2.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s2));
             ShortVector w3 = l01.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h0.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 6).and((short) 0x30));
             IntVector s3 = scv.rearrange(P3);
             IntVector u3 = w3.mul(ShortVector.fromArray(S, q, xo0 + 96)).reinterpretAsInts();
             IntVector v3 = w3.mul(ShortVector.fromArray(S, q, xo1 + 96)).reinterpretAsInts();
-            isum0 = isum0.add(u3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
-            isum1 = isum1.add(v3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
+            isum0 = isum0.add(u3.add(u3.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s3));
+            isum1 = isum1.add(v3.add(v3.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s3));
             ShortVector w4 = l10.and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).and((short) 0x30));
             IntVector s4 = scv.rearrange(P4);
             IntVector u4 = w4.mul(ShortVector.fromArray(S, q, xo0 + 128)).reinterpretAsInts();
             IntVector v4 = w4.mul(ShortVector.fromArray(S, q, xo1 + 128)).reinterpretAsInts();
-            isum0 = isum0.add(u4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
-            isum1 = isum1.add(v4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
+            isum0 = isum0.add(u4.add(u4.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s4));
+            isum1 = isum1.add(v4.add(v4.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s4));
             ShortVector w5 = l11.and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 2).and((short) 0x30));
             IntVector s5 = scv.rearrange(P5);
             IntVector u5 = w5.mul(ShortVector.fromArray(S, q, xo0 + 160)).reinterpretAsInts();
             IntVector v5 = w5.mul(ShortVector.fromArray(S, q, xo1 + 160)).reinterpretAsInts();
-            isum0 = isum0.add(u5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
-            isum1 = isum1.add(v5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
+            isum0 = isum0.add(u5.add(u5.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s5));
+            isum1 = isum1.add(v5.add(v5.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s5));
             ShortVector w6 = l10.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 4).and((short) 0x30));
             IntVector s6 = scv.rearrange(P6);
             IntVector u6 = w6.mul(ShortVector.fromArray(S, q, xo0 + 192)).reinterpretAsInts();
             IntVector v6 = w6.mul(ShortVector.fromArray(S, q, xo1 + 192)).reinterpretAsInts();
-            isum0 = isum0.add(u6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
-            isum1 = isum1.add(v6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
+            isum0 = isum0.add(u6.add(u6.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s6));
+            isum1 = isum1.add(v6.add(v6.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s6));
             ShortVector w7 = l11.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(h1.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, 6).and((short) 0x30));
             IntVector s7 = scv.rearrange(P7);
             IntVector u7 = w7.mul(ShortVector.fromArray(S, q, xo0 + 224)).reinterpretAsInts();
             IntVector v7 = w7.mul(ShortVector.fromArray(S, q, xo1 + 224)).reinterpretAsInts();
-            isum0 = isum0.add(u7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
-            isum1 = isum1.add(v7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
+            isum0 = isum0.add(u7.add(u7.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s7));
+            isum1 = isum1.add(v7.add(v7.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s7));
             float dw = Float.float16ToFloat(w.get(I16, bo + 208));
             FloatVector d0 = FloatVector.broadcast(F, dw * ys[ab0]);
             FloatVector d1 = FloatVector.broadcast(F, dw * ys[ab1]);
@@ -392,14 +393,14 @@ final class KQuantKernels512 {
             IntVector p5 = n2.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 5).and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 160)).reinterpretAsInts();
             IntVector p6 = n3.and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 6).and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 192)).reinterpretAsInts();
             IntVector p7 = n3.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 7).and((short) 16)).mul(ShortVector.fromArray(S, q, xo + 224)).reinterpretAsInts();
-            IntVector isum = p0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p0.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J0))
-                    .add(p1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p1.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J1)))
-                    .add(p2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p2.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J2)))
-                    .add(p3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p3.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J3)))
-                    .add(p4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p4.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J4)))
-                    .add(p5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p5.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J5)))
-                    .add(p6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p6.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J6)))
-                    .add(p7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(p7.lanewise(VectorOperators.ASHR, 16)).mul(sc.rearrange(J7)));
+            IntVector isum = p0.add(p0.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J0))
+                    .add(p1.add(p1.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J1)))
+                    .add(p2.add(p2.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J2)))
+                    .add(p3.add(p3.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J3)))
+                    .add(p4.add(p4.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J4)))
+                    .add(p5.add(p5.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J5)))
+                    .add(p6.add(p6.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J6)))
+                    .add(p7.add(p7.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(sc.rearrange(J7)));
             IntVector msum = m.mul(IntVector.fromArray(I, bs, ab * 16));
             float yd = ys[ab];
             acc = ((FloatVector) isum.convert(VectorOperators.I2F, 0))
@@ -440,50 +441,50 @@ final class KQuantKernels512 {
             IntVector s0 = sc.rearrange(J0);
             IntVector u0 = w0.mul(ShortVector.fromArray(S, q, xo0 + 0)).reinterpretAsInts();
             IntVector v0 = w0.mul(ShortVector.fromArray(S, q, xo1 + 0)).reinterpretAsInts();
-            isum0 = isum0.add(u0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
-            isum1 = isum1.add(v0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v0.lanewise(VectorOperators.ASHR, 16)).mul(s0));
+            isum0 = isum0.add(u0.add(u0.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s0));
+            isum1 = isum1.add(v0.add(v0.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s0));
             ShortVector w1 = n0.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 1).and((short) 16));
             IntVector s1 = sc.rearrange(J1);
             IntVector u1 = w1.mul(ShortVector.fromArray(S, q, xo0 + 32)).reinterpretAsInts();
             IntVector v1 = w1.mul(ShortVector.fromArray(S, q, xo1 + 32)).reinterpretAsInts();
-            isum0 = isum0.add(u1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
-            isum1 = isum1.add(v1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v1.lanewise(VectorOperators.ASHR, 16)).mul(s1));
+            isum0 = isum0.add(u1.add(u1.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s1));
+            isum1 = isum1.add(v1.add(v1.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s1));
             ShortVector w2 = n1.and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 2).and((short) 16));
             IntVector s2 = sc.rearrange(J2);
             IntVector u2 = w2.mul(ShortVector.fromArray(S, q, xo0 + 64)).reinterpretAsInts();
             IntVector v2 = w2.mul(ShortVector.fromArray(S, q, xo1 + 64)).reinterpretAsInts();
-            isum0 = isum0.add(u2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
-            isum1 = isum1.add(v2.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v2.lanewise(VectorOperators.ASHR, 16)).mul(s2));
+            isum0 = isum0.add(u2.add(u2.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s2));
+            isum1 = isum1.add(v2.add(v2.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s2));
             ShortVector w3 = n1.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 3).and((short) 16));
             IntVector s3 = sc.rearrange(J3);
             IntVector u3 = w3.mul(ShortVector.fromArray(S, q, xo0 + 96)).reinterpretAsInts();
             IntVector v3 = w3.mul(ShortVector.fromArray(S, q, xo1 + 96)).reinterpretAsInts();
-            isum0 = isum0.add(u3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
-            isum1 = isum1.add(v3.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v3.lanewise(VectorOperators.ASHR, 16)).mul(s3));
+            isum0 = isum0.add(u3.add(u3.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s3));
+            isum1 = isum1.add(v3.add(v3.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s3));
             ShortVector w4 = n2.and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 4).and((short) 16));
             IntVector s4 = sc.rearrange(J4);
             IntVector u4 = w4.mul(ShortVector.fromArray(S, q, xo0 + 128)).reinterpretAsInts();
             IntVector v4 = w4.mul(ShortVector.fromArray(S, q, xo1 + 128)).reinterpretAsInts();
-            isum0 = isum0.add(u4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
-            isum1 = isum1.add(v4.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v4.lanewise(VectorOperators.ASHR, 16)).mul(s4));
+            isum0 = isum0.add(u4.add(u4.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s4));
+            isum1 = isum1.add(v4.add(v4.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s4));
             ShortVector w5 = n2.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 5).and((short) 16));
             IntVector s5 = sc.rearrange(J5);
             IntVector u5 = w5.mul(ShortVector.fromArray(S, q, xo0 + 160)).reinterpretAsInts();
             IntVector v5 = w5.mul(ShortVector.fromArray(S, q, xo1 + 160)).reinterpretAsInts();
-            isum0 = isum0.add(u5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
-            isum1 = isum1.add(v5.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v5.lanewise(VectorOperators.ASHR, 16)).mul(s5));
+            isum0 = isum0.add(u5.add(u5.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s5));
+            isum1 = isum1.add(v5.add(v5.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s5));
             ShortVector w6 = n3.and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 6).and((short) 16));
             IntVector s6 = sc.rearrange(J6);
             IntVector u6 = w6.mul(ShortVector.fromArray(S, q, xo0 + 192)).reinterpretAsInts();
             IntVector v6 = w6.mul(ShortVector.fromArray(S, q, xo1 + 192)).reinterpretAsInts();
-            isum0 = isum0.add(u6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
-            isum1 = isum1.add(v6.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v6.lanewise(VectorOperators.ASHR, 16)).mul(s6));
+            isum0 = isum0.add(u6.add(u6.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s6));
+            isum1 = isum1.add(v6.add(v6.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s6));
             ShortVector w7 = n3.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hb.lanewise(VectorOperators.LSHR, 7).and((short) 16));
             IntVector s7 = sc.rearrange(J7);
             IntVector u7 = w7.mul(ShortVector.fromArray(S, q, xo0 + 224)).reinterpretAsInts();
             IntVector v7 = w7.mul(ShortVector.fromArray(S, q, xo1 + 224)).reinterpretAsInts();
-            isum0 = isum0.add(u7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(u7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
-            isum1 = isum1.add(v7.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16).add(v7.lanewise(VectorOperators.ASHR, 16)).mul(s7));
+            isum0 = isum0.add(u7.add(u7.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s7));
+            isum1 = isum1.add(v7.add(v7.lanewise(VectorOperators.LSHL, 16)).lanewise(VectorOperators.ASHR, 16).mul(s7));
             float dw = Float.float16ToFloat(w.get(I16, bo));
             float dm = Float.float16ToFloat(w.get(I16, bo + 2));
             acc0 = ((FloatVector) isum0.convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * ys[ab0]), acc0);
