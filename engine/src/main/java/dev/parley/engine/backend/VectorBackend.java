@@ -185,6 +185,43 @@ public final class VectorBackend implements Backend {
         VectorKernels.swiGlu(gate, up, from, to);
     }
 
+    /** Rows of a Q4_K tile per pass over the token groups: 32 rows of 2048 columns are 36 KiB (the L2 holds them). */
+    private static final int K_TILE = 32;
+
+    /**
+     * Q4_K rows {@code [from, to)} times {@code count >= 4} activation rows at 512 bits: in tiles of {@value #K_TILE}
+     * rows, each group of four tokens passes over the tile two rows at a time ({@code dotQ4_Kr2x4}: each activation
+     * vector serves two rows, each unpacked weight vector four tokens); an odd last row and the last {@code count % 4}
+     * tokens go through the two-token and one-token kernels. Every kernel gives each (row, token) the same bits.
+     */
+    private static void q4_KTiles(MemorySegment seg, long rowBytes, int rows, int blocks, Q8KActivations a, int count,
+                                  float[] out, int from, int to) {
+        float[] scratch = new float[32];
+        int quads = count - count % 4;
+        int pairs = quads + (count - quads) / 2 * 2;
+        for (int r0 = from; r0 < to; r0 += K_TILE) {
+            int r1 = Math.min(to, r0 + K_TILE);
+            int even = r0 + (r1 - r0) / 2 * 2;
+            for (int t = 0; t < quads; t += 4) {
+                for (int r = r0; r < even; r += 2) {
+                    KQuantKernels512.dotQ4_Kr2x4(seg, r * rowBytes, rowBytes, blocks, a, t, out, rows, r, scratch);
+                }
+                if (even < r1) {
+                    KQuantKernels512.dotQ4_Kx2(seg, even * rowBytes, blocks, a, t, out, rows, even);
+                    KQuantKernels512.dotQ4_Kx2(seg, even * rowBytes, blocks, a, t + 2, out, rows, even);
+                }
+            }
+            for (int r = r0; r < r1; r++) {
+                for (int t = quads; t < pairs; t += 2) {
+                    KQuantKernels512.dotQ4_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                }
+                for (int t = pairs; t < count; t++) {
+                    out[t * rows + r] = KQuantKernels512.dotQ4_K(seg, r * rowBytes, blocks, a, t);
+                }
+            }
+        }
+    }
+
     private static void rows(Tensor w, Activations x, float[] out, int from, int to, boolean wide) {
         MemorySegment seg = w.data();
         long rowBytes = w.rowBytes();
@@ -228,6 +265,10 @@ public final class VectorBackend implements Backend {
             case Q4_KTensor q -> {
                 Q8KActivations a = x.q8k();
                 int blocks = cols / Q8KActivations.BLOCK;
+                if (wide && count >= 4) {
+                    q4_KTiles(seg, rowBytes, rows, blocks, a, count, out, from, to);
+                    return;
+                }
                 int pairs = count - count % 2;
                 for (int r = from; r < to; r++) {
                     for (int t = 0; t < pairs; t += 2) {

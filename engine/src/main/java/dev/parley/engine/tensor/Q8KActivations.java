@@ -23,6 +23,9 @@ public final class Q8KActivations {
     private short[] wideQuants;
     private float[] scales;
     private int[] bsums;
+    private float[] pairedQuants;
+    private boolean paired;
+    private int count;
     private boolean ready;
     private int dim;
 
@@ -33,6 +36,7 @@ public final class Q8KActivations {
 
     void invalidate() {
         ready = false;
+        paired = false;
     }
 
     Q8KActivations checkReady() {
@@ -57,6 +61,7 @@ public final class Q8KActivations {
             bsums = new int[n / SUM_GROUP + maxCount];
         }
         this.dim = dim;
+        this.count = count;
         int blocks = dim / BLOCK;
         for (int t = 0; t < count; t++) {
             for (int b = 0; b < blocks; b++) {
@@ -115,6 +120,30 @@ public final class Q8KActivations {
 
     /** Block scales; row t's block b is at {@code t * (dim / 256) + b}. */
     public float[] scales() { return scales; }
+
+    /**
+     * The quants as floats, each run of 32 deinterleaved: positions {@code 32k .. 32k+15} hold quants
+     * {@code 32k, 32k+2, .., 32k+30}, positions {@code 32k+16 .. 32k+31} quants {@code 32k+1, .., 32k+31}; row t starts at
+     * {@code t * dim}. For float kernels that keep, in lane i, the sum of the products of quants 2i and 2i + 1, as the
+     * integer kernels' pair sums do. Made on first use after each {@link #prepare}.
+     */
+    public float[] pairedQuants() {
+        checkReady();
+        if (!paired) {
+            if (pairedQuants == null) {
+                pairedQuants = new float[quants.length];
+            }
+            int n = count * dim;
+            for (int o = 0; o < n; o += 32) {
+                for (int i = 0; i < 16; i++) {
+                    pairedQuants[o + i] = quants[o + 2 * i];
+                    pairedQuants[o + 16 + i] = quants[o + 2 * i + 1];
+                }
+            }
+            paired = true;
+        }
+        return pairedQuants;
+    }
 
     /** Sums of 16 quants; row t's block b's group g is at {@code (t * (dim / 256) + b) * 16 + g}. */
     public int[] bsums() { return bsums; }
