@@ -92,8 +92,8 @@ public final class VectorBackend implements Backend {
     @Override
     public synchronized void matmul(Tensor w, Activations x, float[] out) {
         Backend.checkShapes(w, x, out);
-        x.prepare(w.activationFormat());
         single[0] = w;
+        prepare(single, x);
         singleOut[0] = out;
         dispatch(single, x, singleOut, units(w.rows()));
     }
@@ -114,8 +114,24 @@ public final class VectorBackend implements Backend {
             }
             total += units(ws[i].rows());
         }
-        x.prepare(ws[0].activationFormat());
+        prepare(ws, x);
         dispatch(ws, x, outs, total);
+    }
+
+    /**
+     * Prepares the activations in the form the weights take, here on the dispatching thread: the Q4_K prompt kernel's
+     * paired quants too, so that no worker fills a shared buffer.
+     */
+    private void prepare(Tensor[] ws, Activations x) {
+        x.prepare(ws[0].activationFormat());
+        if (wide && x.count() >= 4) {
+            for (Tensor w : ws) {
+                if (w instanceof Q4_KTensor) {
+                    x.q8k().preparePairedQuants();
+                    return;
+                }
+            }
+        }
     }
 
     /**

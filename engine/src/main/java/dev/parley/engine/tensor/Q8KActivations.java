@@ -122,25 +122,37 @@ public final class Q8KActivations {
     public float[] scales() { return scales; }
 
     /**
+     * Makes {@link #pairedQuants} (once after each {@link #prepare}). Not thread-safe: call it on the dispatching
+     * thread, before the workers read the array (a lazy fill from the workers raced: one worker could read the array
+     * another had just allocated and not yet filled).
+     */
+    public void preparePairedQuants() {
+        checkReady();
+        if (paired) {
+            return;
+        }
+        if (pairedQuants == null) {
+            pairedQuants = new float[quants.length];
+        }
+        int n = count * dim;
+        for (int o = 0; o < n; o += 32) {
+            for (int i = 0; i < 16; i++) {
+                pairedQuants[o + i] = quants[o + 2 * i];
+                pairedQuants[o + 16 + i] = quants[o + 2 * i + 1];
+            }
+        }
+        paired = true;
+    }
+
+    /**
      * The quants as floats, each run of 32 deinterleaved: positions {@code 32k .. 32k+15} hold quants
      * {@code 32k, 32k+2, .., 32k+30}, positions {@code 32k+16 .. 32k+31} quants {@code 32k+1, .., 32k+31}; row t starts at
      * {@code t * dim}. For float kernels that keep, in lane i, the sum of the products of quants 2i and 2i + 1, as the
-     * integer kernels' pair sums do. Made on first use after each {@link #prepare}.
+     * integer kernels' pair sums do. Made by {@link #preparePairedQuants}.
      */
     public float[] pairedQuants() {
-        checkReady();
-        if (!paired) {
-            if (pairedQuants == null) {
-                pairedQuants = new float[quants.length];
-            }
-            int n = count * dim;
-            for (int o = 0; o < n; o += 32) {
-                for (int i = 0; i < 16; i++) {
-                    pairedQuants[o + i] = quants[o + 2 * i];
-                    pairedQuants[o + 16 + i] = quants[o + 2 * i + 1];
-                }
-            }
-            paired = true;
+        if (!ready || !paired) {
+            throw new IllegalStateException("expected paired Q8_K quants prepared but they were not");
         }
         return pairedQuants;
     }
