@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  *                      of native memory)
  */
 public record ResourceLevels(int threads, int fileHandles, long directBytes, long mappedBytes, long residentBytes,
-                             long heapBytes) {
+                             long heapBytes, long codeCacheBytes) {
 
     /**
      * Now, after a full GC so that unreachable buffers and their cleaners have run, and after glibc gave its free
@@ -41,7 +41,7 @@ public record ResourceLevels(int threads, int fileHandles, long directBytes, lon
             }
         }
         return new ResourceLevels(ManagementFactory.getThreadMXBean().getThreadCount(), countFileHandles(), direct, mapped,
-                readResidentBytes(), ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted());
+                readResidentBytes(), ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted(), codeCache());
     }
 
     /** Lines of /proc/self/maps that map {@code file} (0 once every mapping of it is unmapped). */
@@ -54,17 +54,44 @@ public record ResourceLevels(int threads, int fileHandles, long directBytes, lon
         }
     }
 
-    /** The resident memory outside the Java heap: native allocations, mappings, code, thread stacks. */
+    /**
+     * The resident memory outside the Java heap and the JIT's code cache: native allocations, mappings, thread stacks,
+     * class metadata. The code cache is left out because the JIT keeps compiling through a test of many rounds (25-40
+     * ms a round, the Vector API kernels recompiled after deoptimizations) and its committed pages only grow, in steps
+     * of MiB, which is not a leak of what the test opens and closes.
+     */
     public long offHeapResidentBytes() {
-        return residentBytes - heapBytes;
+        return residentBytes - heapBytes - codeCacheBytes;
+    }
+
+    /** The committed size of the code heaps (the JIT's compiled code). */
+    private static long codeCache() {
+        long sum = 0;
+        for (var pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getName().startsWith("CodeHeap") || pool.getName().equals("CodeCache")) {
+                sum += pool.getUsage().getCommitted();
+            }
+        }
+        return sum;
+    }
+
+    /** Each reading's memory outside the heap and the code cache / the code cache, in MiB, for assertion messages. */
+    public static String offHeapMiB(java.util.List<ResourceLevels> samples) {
+        StringBuilder b = new StringBuilder();
+        for (ResourceLevels r : samples) {
+            b.append(b.isEmpty() ? "" : " ").append(r.offHeapResidentBytes() >> 20).append('/').append(r.codeCacheBytes >> 20);
+        }
+        return b.toString();
     }
 
     /** A readable comparison with {@code before}, for assertion messages. */
     public String since(ResourceLevels before) {
         return String.format("threads %d -> %d, file handles %d -> %d, direct %d -> %d bytes, mapped %d -> %d bytes, "
-                        + "RSS %d -> %d MiB (outside the heap %d -> %d MiB)", before.threads, threads, before.fileHandles,
-                fileHandles, before.directBytes, directBytes, before.mappedBytes, mappedBytes, before.residentBytes >> 20,
-                residentBytes >> 20, before.offHeapResidentBytes() >> 20, offHeapResidentBytes() >> 20);
+                        + "RSS %d -> %d MiB (outside the heap and the code cache %d -> %d MiB; code cache %d -> %d MiB)",
+                before.threads, threads, before.fileHandles, fileHandles, before.directBytes, directBytes,
+                before.mappedBytes, mappedBytes, before.residentBytes >> 20, residentBytes >> 20,
+                before.offHeapResidentBytes() >> 20, offHeapResidentBytes() >> 20, before.codeCacheBytes >> 20,
+                codeCacheBytes >> 20);
     }
 
     private static int countFileHandles() {

@@ -84,11 +84,14 @@ class VoiceLoopResourcesTest {
             round(model, i);
         }
         ResourceLevels half = ResourceLevels.now();
+        java.util.List<ResourceLevels> secondHalf = new java.util.ArrayList<>(java.util.List.of(half));
         for (int i = ROUNDS / 2; i < ROUNDS; i++) {
             round(model, i);
+            secondHalf.add(ResourceLevels.now());
         }
-        ResourceLevels after = ResourceLevels.now();
-        String levels = after.since(before) + "; second half: " + after.since(half);
+        ResourceLevels after = secondHalf.getLast();
+        String levels = after.since(before) + "; second half: " + after.since(half) + " (after each round, MiB: "
+                + ResourceLevels.offHeapMiB(secondHalf) + ")";
         System.out.println("VoiceLoopResourcesTest, " + ROUNDS + " rounds: " + levels);
         assertEquals(0, ResourceLevels.mappingsOf(model), "the model file is unmapped");
         // Every thread the loop starts (pipeline stages, engine workers, the test's microphone feeder) ends on close,
@@ -103,8 +106,12 @@ class VoiceLoopResourcesTest {
         // limit glibc's per-thread arenas grew +7 to +32 MiB over the same rounds; a leaked Vosk model would cost
         // tens of MiB a round. ResourceLevels trims glibc's free memory before each reading: with the register-blocked
         // kernels C2's arenas for their (re)compilations, freed but kept by glibc, grew the second half by +17 to
-        // +38 MiB; trimmed, -12 to +6 MiB.
-        assertTrue(after.offHeapResidentBytes() - half.offHeapResidentBytes() < 16L << 20, levels);
+        // +38 MiB; trimmed, -12 to +6 MiB in four runs, then +17 (the front-end test, in a clean-clone CI run) and +19
+        // (here), every other figure flat: the readings after each round wander by 10-20 MiB either way (glibc's
+        // arenas, not the code cache, which is left out and stays at 12-13 MiB), so the bound is 32 MiB, about 1.3 MiB
+        // a round: a leaked Vosk model (tens of MiB a round) fails it at once; a leak below about 1 MiB a round is
+        // within this measurement's noise over 25 rounds.
+        assertTrue(after.offHeapResidentBytes() - half.offHeapResidentBytes() < 32L << 20, levels);
     }
 
     private static void round(Path modelFile, int round) throws Exception {
