@@ -504,6 +504,152 @@ final class KQuantKernels512 {
     }
 
     /**
+     * Q5_K rows {@code r, r + 1} (at {@code base}, {@code rowBytes} apart) times activation rows {@code t .. t + 3}
+     * (prompt processing), in float, each output bit for bit what {@link #dotQ5_K} gives (as {@link #dotQ4_Kr2x4}, with the fifth bit from {@code qh}). Lane i keeps what the integer
+     * kernel's lane i keeps: the products of quants 2i and 2i + 1 of each sub-block (weights split into even and odd
+     * int lanes and multiplied by the sub-block's scale, at most 31 * 63; activations from
+     * {@link Q8KActivations#pairedQuants}), summed over the super-block. Every partial sum is an integer below 2^24,
+     * so each float operation is exact and a super-block's lanes equal the integer kernel's before they are scaled;
+     * what follows is the same float arithmetic as there. Two fused multiply-adds per 32 weights, row and token
+     * (against six integer operations), each activation vector loaded once for both rows and each unpacked weight
+     * vector used for four tokens. {@code scales}: scratch space for 32 floats (both rows' scales, broadcast from
+     * memory).
+     */
+    static void dotQ5_Kr2x4(MemorySegment w, long base, long rowBytes, int blocks, Q8KActivations a, int t,
+                            float[] out, int rows, int r, float[] scales) {
+        float[] x = a.pairedQuants();
+        float[] ys = a.scales();
+        int[] bs = a.bsums();
+        FloatVector zero = FloatVector.zero(F);
+        FloatVector acc00 = zero, acc01 = zero, acc02 = zero, acc03 = zero, acc10 = zero, acc11 = zero, acc12 = zero, acc13 = zero, off00 = zero, off01 = zero, off02 = zero, off03 = zero, off10 = zero, off11 = zero, off12 = zero, off13 = zero;
+        for (int b = 0; b < blocks; b++) {
+            long bo0 = base + (long) b * 176;
+            long bo1 = bo0 + rowBytes;
+            int ab0 = t * blocks + b;
+            int ab1 = ab0 + blocks;
+            int ab2 = ab1 + blocks;
+            int ab3 = ab2 + blocks;
+            IntVector s0 = ((IntVector) ByteVector.fromMemorySegment(B128, w, bo0 + 4, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector sl0 = s0.rearrange(SC_LOW);
+            ((FloatVector) sl0.and(15).or(s0.rearrange(SC_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30))
+                    .blend(sl0.and(63), FIRST_FOUR_J).convert(VectorOperators.I2F, 0)).intoArray(scales, 0);
+            IntVector ml0 = s0.rearrange(MIN_LOW);
+            IntVector m0 = ml0.lanewise(VectorOperators.LSHR, 4).or(s0.rearrange(MIN_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30))
+                    .blend(ml0.and(63), FIRST_FOUR_G);
+            IntVector s1 = ((IntVector) ByteVector.fromMemorySegment(B128, w, bo1 + 4, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector sl1 = s1.rearrange(SC_LOW);
+            ((FloatVector) sl1.and(15).or(s1.rearrange(SC_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30))
+                    .blend(sl1.and(63), FIRST_FOUR_J).convert(VectorOperators.I2F, 0)).intoArray(scales, 16);
+            IntVector ml1 = s1.rearrange(MIN_LOW);
+            IntVector m1 = ml1.lanewise(VectorOperators.LSHR, 4).or(s1.rearrange(MIN_HIGH).lanewise(VectorOperators.LSHR, 2).and(0x30))
+                    .blend(ml1.and(63), FIRST_FOUR_G);
+            IntVector hb0 = ((ShortVector) ByteVector.fromMemorySegment(B256, w, bo0 + 16, LE).convertShape(VectorOperators.B2S, S, 0)).reinterpretAsInts();
+            IntVector hb1 = ((ShortVector) ByteVector.fromMemorySegment(B256, w, bo1 + 16, LE).convertShape(VectorOperators.B2S, S, 0)).reinterpretAsInts();
+            FloatVector i00 = zero, i01 = zero, i02 = zero, i03 = zero, i10 = zero, i11 = zero, i12 = zero, i13 = zero;
+            for (int j = 0; j < 8; j++) {
+                int shift = (j & 1) * 4;
+                long at = 48 + 32L * (j >> 1);
+                IntVector n0 = ((ShortVector) ByteVector.fromMemorySegment(B256, w, bo0 + at, LE)
+                        .convertShape(VectorOperators.B2S, S, 0)).reinterpretAsInts().lanewise(VectorOperators.LSHR, shift);
+                IntVector g0 = hb0.lanewise(VectorOperators.LSHR, j);
+                FloatVector c0 = FloatVector.broadcast(F, scales[0 + j]);
+                FloatVector e0 = ((FloatVector) n0.and(15).or(g0.lanewise(VectorOperators.LSHL, 4).and(16))
+                        .convert(VectorOperators.I2F, 0)).mul(c0);
+                FloatVector o0 = ((FloatVector) n0.lanewise(VectorOperators.LSHR, 16).and(15)
+                        .or(g0.lanewise(VectorOperators.LSHR, 12).and(16)).convert(VectorOperators.I2F, 0)).mul(c0);
+                IntVector n1 = ((ShortVector) ByteVector.fromMemorySegment(B256, w, bo1 + at, LE)
+                        .convertShape(VectorOperators.B2S, S, 0)).reinterpretAsInts().lanewise(VectorOperators.LSHR, shift);
+                IntVector g1 = hb1.lanewise(VectorOperators.LSHR, j);
+                FloatVector c1 = FloatVector.broadcast(F, scales[16 + j]);
+                FloatVector e1 = ((FloatVector) n1.and(15).or(g1.lanewise(VectorOperators.LSHL, 4).and(16))
+                        .convert(VectorOperators.I2F, 0)).mul(c1);
+                FloatVector o1 = ((FloatVector) n1.lanewise(VectorOperators.LSHR, 16).and(15)
+                        .or(g1.lanewise(VectorOperators.LSHR, 12).and(16)).convert(VectorOperators.I2F, 0)).mul(c1);
+                FloatVector xe0 = FloatVector.fromArray(F, x, ab0 * QK + 32 * j);
+                FloatVector xo0 = FloatVector.fromArray(F, x, ab0 * QK + 32 * j + 16);
+                i00 = o0.fma(xo0, e0.fma(xe0, i00));
+                i10 = o1.fma(xo0, e1.fma(xe0, i10));
+                FloatVector xe1 = FloatVector.fromArray(F, x, ab1 * QK + 32 * j);
+                FloatVector xo1 = FloatVector.fromArray(F, x, ab1 * QK + 32 * j + 16);
+                i01 = o0.fma(xo1, e0.fma(xe1, i01));
+                i11 = o1.fma(xo1, e1.fma(xe1, i11));
+                FloatVector xe2 = FloatVector.fromArray(F, x, ab2 * QK + 32 * j);
+                FloatVector xo2 = FloatVector.fromArray(F, x, ab2 * QK + 32 * j + 16);
+                i02 = o0.fma(xo2, e0.fma(xe2, i02));
+                i12 = o1.fma(xo2, e1.fma(xe2, i12));
+                FloatVector xe3 = FloatVector.fromArray(F, x, ab3 * QK + 32 * j);
+                FloatVector xo3 = FloatVector.fromArray(F, x, ab3 * QK + 32 * j + 16);
+                i03 = o0.fma(xo3, e0.fma(xe3, i03));
+                i13 = o1.fma(xo3, e1.fma(xe3, i13));
+            }
+            float dw0 = Float.float16ToFloat(w.get(I16, bo0));
+            float dm0 = Float.float16ToFloat(w.get(I16, bo0 + 2));
+            float dw1 = Float.float16ToFloat(w.get(I16, bo1));
+            float dm1 = Float.float16ToFloat(w.get(I16, bo1 + 2));
+            IntVector bk0 = IntVector.fromArray(I, bs, ab0 * 16);
+            acc00 = i00.fma(FloatVector.broadcast(F, dw0 * ys[ab0]), acc00);
+            off00 = ((FloatVector) m0.mul(bk0).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm0 * ys[ab0]), off00);
+            acc10 = i10.fma(FloatVector.broadcast(F, dw1 * ys[ab0]), acc10);
+            off10 = ((FloatVector) m1.mul(bk0).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm1 * ys[ab0]), off10);
+            IntVector bk1 = IntVector.fromArray(I, bs, ab1 * 16);
+            acc01 = i01.fma(FloatVector.broadcast(F, dw0 * ys[ab1]), acc01);
+            off01 = ((FloatVector) m0.mul(bk1).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm0 * ys[ab1]), off01);
+            acc11 = i11.fma(FloatVector.broadcast(F, dw1 * ys[ab1]), acc11);
+            off11 = ((FloatVector) m1.mul(bk1).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm1 * ys[ab1]), off11);
+            IntVector bk2 = IntVector.fromArray(I, bs, ab2 * 16);
+            acc02 = i02.fma(FloatVector.broadcast(F, dw0 * ys[ab2]), acc02);
+            off02 = ((FloatVector) m0.mul(bk2).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm0 * ys[ab2]), off02);
+            acc12 = i12.fma(FloatVector.broadcast(F, dw1 * ys[ab2]), acc12);
+            off12 = ((FloatVector) m1.mul(bk2).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm1 * ys[ab2]), off12);
+            IntVector bk3 = IntVector.fromArray(I, bs, ab3 * 16);
+            acc03 = i03.fma(FloatVector.broadcast(F, dw0 * ys[ab3]), acc03);
+            off03 = ((FloatVector) m0.mul(bk3).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm0 * ys[ab3]), off03);
+            acc13 = i13.fma(FloatVector.broadcast(F, dw1 * ys[ab3]), acc13);
+            off13 = ((FloatVector) m1.mul(bk3).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm1 * ys[ab3]), off13);
+        }
+        FloatVector z00 = acc00.sub(off00);
+        z00 = z00.add(z00.rearrange(SWAP8));
+        z00 = z00.add(z00.rearrange(SWAP4));
+        z00 = z00.add(z00.rearrange(SWAP2));
+        out[(t + 0) * rows + r + 0] = z00.add(z00.rearrange(SWAP1)).lane(0);
+        FloatVector z01 = acc01.sub(off01);
+        z01 = z01.add(z01.rearrange(SWAP8));
+        z01 = z01.add(z01.rearrange(SWAP4));
+        z01 = z01.add(z01.rearrange(SWAP2));
+        out[(t + 1) * rows + r + 0] = z01.add(z01.rearrange(SWAP1)).lane(0);
+        FloatVector z02 = acc02.sub(off02);
+        z02 = z02.add(z02.rearrange(SWAP8));
+        z02 = z02.add(z02.rearrange(SWAP4));
+        z02 = z02.add(z02.rearrange(SWAP2));
+        out[(t + 2) * rows + r + 0] = z02.add(z02.rearrange(SWAP1)).lane(0);
+        FloatVector z03 = acc03.sub(off03);
+        z03 = z03.add(z03.rearrange(SWAP8));
+        z03 = z03.add(z03.rearrange(SWAP4));
+        z03 = z03.add(z03.rearrange(SWAP2));
+        out[(t + 3) * rows + r + 0] = z03.add(z03.rearrange(SWAP1)).lane(0);
+        FloatVector z10 = acc10.sub(off10);
+        z10 = z10.add(z10.rearrange(SWAP8));
+        z10 = z10.add(z10.rearrange(SWAP4));
+        z10 = z10.add(z10.rearrange(SWAP2));
+        out[(t + 0) * rows + r + 1] = z10.add(z10.rearrange(SWAP1)).lane(0);
+        FloatVector z11 = acc11.sub(off11);
+        z11 = z11.add(z11.rearrange(SWAP8));
+        z11 = z11.add(z11.rearrange(SWAP4));
+        z11 = z11.add(z11.rearrange(SWAP2));
+        out[(t + 1) * rows + r + 1] = z11.add(z11.rearrange(SWAP1)).lane(0);
+        FloatVector z12 = acc12.sub(off12);
+        z12 = z12.add(z12.rearrange(SWAP8));
+        z12 = z12.add(z12.rearrange(SWAP4));
+        z12 = z12.add(z12.rearrange(SWAP2));
+        out[(t + 2) * rows + r + 1] = z12.add(z12.rearrange(SWAP1)).lane(0);
+        FloatVector z13 = acc13.sub(off13);
+        z13 = z13.add(z13.rearrange(SWAP8));
+        z13 = z13.add(z13.rearrange(SWAP4));
+        z13 = z13.add(z13.rearrange(SWAP2));
+        out[(t + 3) * rows + r + 1] = z13.add(z13.rearrange(SWAP1)).lane(0);
+    }
+
+    /**
      * Q5_K row at {@code base} ({@code blocks} super-blocks) x activation row {@code t} of {@code a}; written out as
      * {@link #dotQ4_K} is. Bit j of {@code qh[l]} is bit 4 of sub-block j's quant l.
      */

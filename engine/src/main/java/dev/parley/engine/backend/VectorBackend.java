@@ -120,13 +120,13 @@ public final class VectorBackend implements Backend {
 
     /**
      * Prepares the activations in the form the weights take, here on the dispatching thread: the Q4_K prompt kernel's
-     * paired quants too, so that no worker fills a shared buffer.
+     * paired quants too (the Q4_K and Q5_K prompt kernels'), so that no worker fills a shared buffer.
      */
     private void prepare(Tensor[] ws, Activations x) {
         x.prepare(ws[0].activationFormat());
         if (wide && x.count() >= 4) {
             for (Tensor w : ws) {
-                if (w instanceof Q4_KTensor) {
+                if (w instanceof Q4_KTensor || w instanceof Q5_KTensor) {
                     x.q8k().preparePairedQuants();
                     return;
                 }
@@ -201,17 +201,18 @@ public final class VectorBackend implements Backend {
         VectorKernels.swiGlu(gate, up, from, to);
     }
 
-    /** Rows of a Q4_K tile per pass over the token groups: 32 rows of 2048 columns are 36 KiB (the L2 holds them). */
+    /** Rows of a K-quant tile per pass over the token groups: 32 rows of 2048 columns are 36-44 KiB (the L2 holds them). */
     private static final int K_TILE = 32;
 
     /**
-     * Q4_K rows {@code [from, to)} times {@code count >= 4} activation rows at 512 bits: in tiles of {@value #K_TILE}
-     * rows, each group of four tokens passes over the tile two rows at a time ({@code dotQ4_Kr2x4}: each activation
-     * vector serves two rows, each unpacked weight vector four tokens); an odd last row and the last {@code count % 4}
-     * tokens go through the two-token and one-token kernels. Every kernel gives each (row, token) the same bits.
+     * Q4_K ({@code q5} false) or Q5_K rows {@code [from, to)} times {@code count >= 4} activation rows at 512 bits: in
+     * tiles of {@value #K_TILE} rows, each group of four tokens passes over the tile two rows at a time
+     * ({@code dotQ4_Kr2x4} / {@code dotQ5_Kr2x4}: each activation vector serves two rows, each unpacked weight vector
+     * four tokens); an odd last row and the last {@code count % 4} tokens go through the two-token and one-token
+     * kernels. Every kernel gives each (row, token) the same bits.
      */
-    private static void q4_KTiles(MemorySegment seg, long rowBytes, int rows, int blocks, Q8KActivations a, int count,
-                                  float[] out, int from, int to) {
+    private static void kQuantTiles(boolean q5, MemorySegment seg, long rowBytes, int rows, int blocks, Q8KActivations a,
+                                    int count, float[] out, int from, int to) {
         float[] scratch = new float[32];
         int quads = count - count % 4;
         int pairs = quads + (count - quads) / 2 * 2;
@@ -220,21 +221,34 @@ public final class VectorBackend implements Backend {
             int even = r0 + (r1 - r0) / 2 * 2;
             for (int t = 0; t < quads; t += 4) {
                 for (int r = r0; r < even; r += 2) {
-                    KQuantKernels512.dotQ4_Kr2x4(seg, r * rowBytes, rowBytes, blocks, a, t, out, rows, r, scratch);
+                    if (q5) {
+                        KQuantKernels512.dotQ5_Kr2x4(seg, r * rowBytes, rowBytes, blocks, a, t, out, rows, r, scratch);
+                    } else {
+                        KQuantKernels512.dotQ4_Kr2x4(seg, r * rowBytes, rowBytes, blocks, a, t, out, rows, r, scratch);
+                    }
                 }
-                if (even < r1) {
-                    KQuantKernels512.dotQ4_Kx2(seg, even * rowBytes, blocks, a, t, out, rows, even);
-                    KQuantKernels512.dotQ4_Kx2(seg, even * rowBytes, blocks, a, t + 2, out, rows, even);
+                for (int u = t; even < r1 && u < t + 4; u += 2) {
+                    pair(q5, seg, even * rowBytes, blocks, a, u, out, rows, even);
                 }
             }
             for (int r = r0; r < r1; r++) {
                 for (int t = quads; t < pairs; t += 2) {
-                    KQuantKernels512.dotQ4_Kx2(seg, r * rowBytes, blocks, a, t, out, rows, r);
+                    pair(q5, seg, r * rowBytes, blocks, a, t, out, rows, r);
                 }
                 for (int t = pairs; t < count; t++) {
-                    out[t * rows + r] = KQuantKernels512.dotQ4_K(seg, r * rowBytes, blocks, a, t);
+                    out[t * rows + r] = q5 ? KQuantKernels512.dotQ5_K(seg, r * rowBytes, blocks, a, t)
+                            : KQuantKernels512.dotQ4_K(seg, r * rowBytes, blocks, a, t);
                 }
             }
+        }
+    }
+
+    private static void pair(boolean q5, MemorySegment seg, long base, int blocks, Q8KActivations a, int t, float[] out,
+                             int rows, int r) {
+        if (q5) {
+            KQuantKernels512.dotQ5_Kx2(seg, base, blocks, a, t, out, rows, r);
+        } else {
+            KQuantKernels512.dotQ4_Kx2(seg, base, blocks, a, t, out, rows, r);
         }
     }
 
@@ -282,7 +296,7 @@ public final class VectorBackend implements Backend {
                 Q8KActivations a = x.q8k();
                 int blocks = cols / Q8KActivations.BLOCK;
                 if (wide && count >= 4) {
-                    q4_KTiles(seg, rowBytes, rows, blocks, a, count, out, from, to);
+                    kQuantTiles(false, seg, rowBytes, rows, blocks, a, count, out, from, to);
                     return;
                 }
                 int pairs = count - count % 2;
@@ -303,6 +317,10 @@ public final class VectorBackend implements Backend {
             case Q5_KTensor q -> {
                 Q8KActivations a = x.q8k();
                 int blocks = cols / Q8KActivations.BLOCK;
+                if (wide && count >= 4) {
+                    kQuantTiles(true, seg, rowBytes, rows, blocks, a, count, out, from, to);
+                    return;
+                }
                 // The 256-bit two-token Q5_K kernel is too large for C2 to inline its helpers (its vectors are boxed:
                 // 9.1 ms for two tokens of an 8192 x 2048 product against 4.1 ms for one), so 256 bits take the
                 // one-token kernel per token; the results are the same bits either way.
