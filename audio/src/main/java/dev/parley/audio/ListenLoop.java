@@ -248,8 +248,18 @@ final class ListenLoop implements Runnable {
             }
             preRoll.clear();
             preRollSamples = 0;
-        } else {
+        } else if (vad.inSpeech()) {
+            // speech again after a pause inside the turn: what was held back of the pause first (the onset)
+            for (PcmAudio f : preRoll) {
+                feed(f);
+            }
+            preRoll.clear();
+            preRollSamples = 0;
             feed(frame);
+        } else {
+            // a pause, or the end of the turn: the recognizer hears it only if speech follows. Fed on, a grammar-
+            // limited recognizer makes words of the noise after the last one ("tell me a joke ten" in babble)
+            keepPreRoll(frame);
         }
         if (holding) {
             holdMillis += frame.durationMillis();
