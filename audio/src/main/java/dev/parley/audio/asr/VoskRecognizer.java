@@ -80,7 +80,9 @@ public final class VoskRecognizer implements SpeechRecognizer {
         if (closed) {
             throw new IllegalStateException("the Vosk recognizer for " + dir + " is closed");
         }
-        VoskStream s = new VoskStream(new Recognizer(model, sampleRate), sampleRate);
+        Recognizer r = new Recognizer(model, sampleRate);
+        r.setWords(true);           // word confidences, for credibleText
+        VoskStream s = new VoskStream(r, sampleRate);
         open.add(s);
         return s;
     }
@@ -107,6 +109,42 @@ public final class VoskRecognizer implements SpeechRecognizer {
         return v.asText();
     }
 
+    /** A word of a final result below this confidence is dropped: Vosk itself doubts it (noise made into a word). */
+    static final double MIN_WORD_CONFIDENCE = 0.5;
+    /** A final result of one word needs this confidence: alone, noise comes out as one short word ("one", "no"). */
+    static final double MIN_SINGLE_WORD_CONFIDENCE = 0.9;
+
+    /**
+     * The text of a final Vosk result (with {@code setWords(true)}: a {@code result} array of words with their
+     * {@code conf}), without the words Vosk doubts. Measured with the fixture recognizer on its recordings in fan,
+     * babble and café beds (docs/audio.md): the words it made of noise after a question had confidences of 0.29-0.89
+     * ("no", "five", "nine", "one"), those of the questions 1.0 but for two of 30 (0.85 and 0.90); a result of
+     * several words shares one confidence (the grammar makes a sentence one path). A result without word details
+     * gives its {@code text} unchanged.
+     */
+    static String credibleText(String json) throws IOException {
+        String text = field(json, "text");
+        JsonNode words = JSON.readTree(json).get("result");
+        if (words == null || !words.isArray() || words.isEmpty()) {
+            return text;
+        }
+        List<String> kept = new ArrayList<>();
+        for (JsonNode w : words) {
+            JsonNode word = w.get("word");
+            JsonNode conf = w.get("conf");
+            if (word == null || !word.isTextual() || conf == null || !conf.isNumber()) {
+                throw new IOException("expected Vosk words with \"word\" and \"conf\" but found " + w);
+            }
+            if (conf.asDouble() >= MIN_WORD_CONFIDENCE) {
+                kept.add(word.asText());
+            }
+        }
+        if (words.size() == 1 && words.get(0).get("conf").asDouble() < MIN_SINGLE_WORD_CONFIDENCE) {
+            return "";
+        }
+        return String.join(" ", kept);
+    }
+
     private final class VoskStream implements RecognitionStream {
         private final Recognizer recognizer;
         private final int rate;
@@ -129,7 +167,7 @@ public final class VoskRecognizer implements SpeechRecognizer {
             }
             ensureOpen();
             if (recognizer.acceptWaveForm(audio.samples(), audio.length())) {
-                return new Transcript.Final(field(recognizer.getResult(), "text"));
+                return new Transcript.Final(credibleText(recognizer.getResult()));
             }
             return new Transcript.Partial(field(recognizer.getPartialResult(), "partial"));
         }
@@ -137,7 +175,7 @@ public final class VoskRecognizer implements SpeechRecognizer {
         @Override
         public synchronized Transcript.Final finish() throws IOException {
             ensureOpen();
-            return new Transcript.Final(field(recognizer.getFinalResult(), "text"));
+            return new Transcript.Final(credibleText(recognizer.getFinalResult()));
         }
 
         @Override

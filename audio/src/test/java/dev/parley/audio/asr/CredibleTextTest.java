@@ -1,0 +1,52 @@
+package dev.parley.audio.asr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/** Which words of a final Vosk result are taken (the JSON as libvosk 0.3.45 writes it with setWords(true)). */
+class CredibleTextTest {
+    private static String result(String text, double conf, String... words) {
+        StringBuilder sb = new StringBuilder("{ \"result\" : [");
+        for (int i = 0; i < words.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append("{ \"conf\" : ").append(conf).append(", \"end\" : 1.0, \"start\" : 0.5, \"word\" : \"")
+                    .append(words[i]).append("\" }");
+        }
+        return sb.append("], \"text\" : \"").append(text).append("\" }").toString();
+    }
+
+    @Test
+    void aSentenceVoskIsSureOfIsKeptWhole() throws IOException {
+        assertEquals("what time is it", VoskRecognizer.credibleText(result("what time is it", 1.0, "what", "time", "is", "it")));
+        assertEquals("what time is it", VoskRecognizer.credibleText(result("what time is it", 0.85, "what", "time", "is", "it")));
+    }
+
+    @Test
+    void aLoneWordItDoubtsIsDropped() throws IOException {
+        assertEquals("", VoskRecognizer.credibleText(result("one", 0.83, "one")));
+        assertEquals("", VoskRecognizer.credibleText(result("nine", 0.36, "nine")));
+        assertEquals("stop", VoskRecognizer.credibleText(result("stop", 0.95, "stop")));
+    }
+
+    @Test
+    void doubtedWordsLeaveTheOthers() throws IOException {
+        String json = "{ \"result\" : [{ \"conf\" : 0.46, \"word\" : \"how\" }, { \"conf\" : 0.68, \"word\" : \"are\" },"
+                + " { \"conf\" : 0.68, \"word\" : \"you\" }], \"text\" : \"how are you\" }";
+        assertEquals("are you", VoskRecognizer.credibleText(json));
+    }
+
+    @Test
+    void resultsWithoutWordDetailsAndEmptyOnesPassAsTheyAre() throws IOException {
+        assertEquals("", VoskRecognizer.credibleText("{ \"text\" : \"\" }"));
+        assertEquals("hello", VoskRecognizer.credibleText("{ \"text\" : \"hello\" }"));
+    }
+
+    @Test
+    void aMalformedWordIsAClearError() {
+        IOException e = assertThrows(IOException.class,
+                () -> VoskRecognizer.credibleText("{ \"result\" : [{ \"word\" : \"x\" }], \"text\" : \"x\" }"));
+        assertEquals(true, e.getMessage().contains("\"conf\""), e.getMessage());
+    }
+}
