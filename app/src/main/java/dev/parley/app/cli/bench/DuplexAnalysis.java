@@ -20,7 +20,9 @@ import java.util.function.BiPredicate;
  * had started playing is a self-interruption; of one that had not, a reply cut unheard. A hold that resumed
  * (a false interruption) stops nothing. A user turn belongs to the earliest unclaimed utterance whose window
  * covers its final transcript; one that belongs to none is a self-turn when Parley was audible in the
- * {@value #TURN_GRACE_MS} ms plus the end-of-turn silence before it, a noise false turn otherwise.
+ * {@value #TURN_GRACE_MS} ms plus the end-of-turn silence before it, a noise false turn otherwise, if it has words:
+ * a turn of nothing or only {@code [unk]} that belongs to no utterance is not counted, since the loop gives it no
+ * reply and shows nothing ({@code parley talk} says "heard nothing I could understand").
  */
 final class DuplexAnalysis {
     static final long EARLY_MS = 100;
@@ -89,6 +91,8 @@ final class DuplexAnalysis {
             if (owner >= 0) {
                 claimed.add(said.get(owner));
                 heard.set(owner, turn.text());
+            } else if (normalise(turn.text()).replace("[unk]", "").isBlank()) {
+                continue;       // no words: no reply, nothing shown
             } else if (audible.test(t - window, t)) {
                 selfTurns++;
             } else {

@@ -27,7 +27,9 @@ class DuplexAnalysisTest {
         ev.replyAt(5000 * MS, 2);
         ev.stopAt(9450 * MS, 2);                          // caught 250 ms after the barge-in's onset
         ev.turnAt(10_500 * MS, 3, "stop");                // its transcript, normalised, is exact
-        ev.turnAt(20_000 * MS, 4, "[unk]");               // nobody speaks, Parley silent: noise
+        ev.turnAt(19_000 * MS, 6, "[unk]");               // noise without words: no reply, not a turn
+        ev.turnAt(19_500 * MS, 7, "");
+        ev.turnAt(20_000 * MS, 4, "nine");                // nobody speaks, Parley silent: noise
         ev.stopAt(20_300 * MS, 4);                        // ... whose reply is cut before any audio
         ev.turnAt(31_900 * MS, 5, "tell me a [unk]");     // the second barge-in: not caught, wrong words
         long audibleFrom = 3000 * MS;
