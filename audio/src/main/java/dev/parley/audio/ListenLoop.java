@@ -26,6 +26,9 @@ import java.util.Set;
  * No such word resumes the reply (a cough, a knock: live partials are not trusted, since the grammar-limited
  * recognizer gave "hello" for seconds of cough noise and an empty final). An utterance begun over a reply whose words
  * are all Parley's own is dropped as echo.
+ *
+ * <p>Within a turn, the frames after the VAD's end of speech are held back from the recognizer (in the pre-roll) and
+ * fed only when speech starts again: fed the noise after the last word, the recognizer made words of it.
  */
 final class ListenLoop implements Runnable {
     /** What the loop needs from the pipeline. */
