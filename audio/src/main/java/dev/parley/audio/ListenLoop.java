@@ -76,6 +76,8 @@ final class ListenLoop implements Runnable {
     private final boolean fullDuplex;
     private final ArrayDeque<PcmAudio> preRoll = new ArrayDeque<>();
     private final StringBuilder segments = new StringBuilder();
+    /** The same segments with only the words the recognizer is sure of (what counts over a reply). */
+    private final StringBuilder sureSegments = new StringBuilder();
     private volatile boolean running = true;
     private volatile boolean pushToTalk;
     private boolean wasPressed;
@@ -266,7 +268,7 @@ final class ListenLoop implements Runnable {
         }
         if (holding) {
             holdMillis += frame.durationMillis();
-            if (!userWords(segments.toString(), host.echoWords()).isEmpty()) {
+            if (!userWords(sureSegments.toString(), host.echoWords()).isEmpty()) {
                 holding = false;
                 host.bargeIn();         // confirmed: the utterance goes on as the next turn
             }
@@ -285,7 +287,7 @@ final class ListenLoop implements Runnable {
                 || holdMillis >= MAX_HOLD_MILLIS)) {
             // the speech over the reply paused (or went on for long): its final transcript decides
             Transcript.Final last = asr.finish();
-            String text = (segments + " " + last.text()).strip();
+            String text = (sureSegments + " " + last.sure()).strip();
             if (!userWords(text, host.echoWords()).isEmpty()) {
                 holding = false;
                 host.bargeIn();
@@ -353,6 +355,12 @@ final class ListenLoop implements Runnable {
                     }
                     segments.append(f.text());
                 }
+                if (!f.sure().isBlank()) {
+                    if (!sureSegments.isEmpty()) {
+                        sureSegments.append(' ');
+                    }
+                    sureSegments.append(f.sure());
+                }
             }
             case Transcript.Partial p -> {
                 String shown = segments.isEmpty() ? p.text() : (segments + " " + p.text()).strip();
@@ -367,7 +375,8 @@ final class ListenLoop implements Runnable {
     private void endTurn(long speechEnd) throws IOException {
         Transcript.Final last = asr.finish();
         long stamp = System.nanoTime();
-        String text = (segments + " " + last.text()).strip();
+        // over a reply only the words the recognizer is sure of count: the rest is noise or echo made into words
+        String text = overReply ? (sureSegments + " " + last.sure()).strip() : (segments + " " + last.text()).strip();
         boolean echo = overReply && userWords(text, host.echoWords()).isEmpty();
         resetUtterance();
         if (echo) {
@@ -379,6 +388,7 @@ final class ListenLoop implements Runnable {
     private void resetUtterance() {
         asr.reset();
         segments.setLength(0);
+        sureSegments.setLength(0);
         heardSpeech = false;
         silenceMillis = 0;
         lastVoiced = -1;

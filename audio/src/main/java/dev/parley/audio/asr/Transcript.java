@@ -21,10 +21,19 @@ public sealed interface Transcript permits Transcript.Partial, Transcript.Final 
         }
     }
 
-    /** The final text of one utterance. */
-    record Final(String text) implements Transcript {
+    /**
+     * The final text of one utterance, and {@code sure}: only the words the recognizer is sure of (all of them
+     * where it gives no confidences). The voice loop takes the sure words for what it hears over its own reply.
+     */
+    record Final(String text, String sure) implements Transcript {
         public Final {
             text = text == null ? "" : text.strip();
+            sure = sure == null ? text : sure.strip();
+        }
+
+        /** A result whose words are all sure. */
+        public Final(String text) {
+            this(text, null);
         }
     }
 }

@@ -109,7 +109,10 @@ public final class VoskRecognizer implements SpeechRecognizer {
         return v.asText();
     }
 
-    /** A word of a final result below this confidence is dropped: Vosk itself doubts it (noise made into a word). */
+    /**
+     * A word of a final result below this confidence is not sure: Vosk itself doubts it (noise or echo residue made
+     * into a word). The voice loop drops such words from what it hears over its reply (see {@link Transcript.Final}).
+     */
     static final double MIN_WORD_CONFIDENCE = 0.5;
     /** A final result of one word needs this confidence: alone, noise comes out as one short word ("one", "no"). */
     static final double MIN_SINGLE_WORD_CONFIDENCE = 0.9;
@@ -167,7 +170,8 @@ public final class VoskRecognizer implements SpeechRecognizer {
             }
             ensureOpen();
             if (recognizer.acceptWaveForm(audio.samples(), audio.length())) {
-                return new Transcript.Final(credibleText(recognizer.getResult()));
+                String json = recognizer.getResult();
+                return new Transcript.Final(field(json, "text"), credibleText(json));
             }
             return new Transcript.Partial(field(recognizer.getPartialResult(), "partial"));
         }
@@ -175,7 +179,8 @@ public final class VoskRecognizer implements SpeechRecognizer {
         @Override
         public synchronized Transcript.Final finish() throws IOException {
             ensureOpen();
-            return new Transcript.Final(credibleText(recognizer.getFinalResult()));
+            String json = recognizer.getFinalResult();
+            return new Transcript.Final(field(json, "text"), credibleText(json));
         }
 
         @Override

@@ -44,6 +44,13 @@ class CredibleTextTest {
     }
 
     @Test
+    void aFinalWithoutConfidencesIsAllSure() {
+        assertEquals("tell me a joke", new Transcript.Final(" tell me a joke ").sure());
+        assertEquals("", new Transcript.Final("one", "").sure());
+        assertEquals("one", new Transcript.Final("one", "").text());
+    }
+
+    @Test
     void aMalformedWordIsAClearError() {
         IOException e = assertThrows(IOException.class,
                 () -> VoskRecognizer.credibleText("{ \"result\" : [{ \"word\" : \"x\" }], \"text\" : \"x\" }"));

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.onnxruntime.OrtEnvironment;
-import dev.parley.audio.Exchange;
 import dev.parley.audio.PcmAudio;
 import dev.parley.audio.Responder;
 import dev.parley.audio.SharedFixtures;
@@ -29,9 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The voice loop with the Silero VAD on eight questions asked in babble and in a café (the benchmark's generated beds,
  * throughout, 15 dB below the user). The recognizer hears a turn only while the VAD hears speech (with the pre-roll
- * before it) and keeps only the words Vosk is sure of: fed the pause after the last word as well, the
- * grammar-limited recognizer made a word of the noise ("set a timer for five minutes four", "... eight", "thank you"
- * as "[unk]": 5 of the 7 questions after the first right in each bed before this, 7 of 7 now). The first question,
+ * before it): fed the pause after the last word as well, the grammar-limited recognizer made a word of the noise
+ * ("set a timer for five minutes four", "... eight", "thank you" as "[unk]": 5 of the 7 questions after the first
+ * right in each bed before this, 7 of 7 now). The first question,
  * 2 s into the bed, is not judged: the babble before it already starts an utterance that runs into it (a known
  * limit: "hello tell me a joke", "[unk]").
  */
@@ -78,10 +77,6 @@ class TurnsInBabbleTest {
                 public void userTurn(long turn, Transcript.Final text) {
                     turns.add(text.text());
                     all.countDown();
-                }
-
-                @Override
-                public void turnFinished(Exchange e) {
                 }
             });
             p.start();
