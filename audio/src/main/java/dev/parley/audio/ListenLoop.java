@@ -248,18 +248,9 @@ final class ListenLoop implements Runnable {
                 return;
             }
             heardSpeech = true;
-            for (PcmAudio f : preRoll) {
-                feed(f);
-            }
-            preRoll.clear();
-            preRollSamples = 0;
+            feedPreRoll();
         } else if (vad.inSpeech()) {
-            // speech again after a pause inside the turn: what was held back of the pause first (the onset)
-            for (PcmAudio f : preRoll) {
-                feed(f);
-            }
-            preRoll.clear();
-            preRollSamples = 0;
+            feedPreRoll();          // speech again after a pause inside the turn: the held-back pause first (the onset)
             feed(frame);
         } else {
             // a pause, or the end of the turn: the recognizer hears it only if speech follows. Fed on, a grammar-
@@ -336,6 +327,15 @@ final class ListenLoop implements Runnable {
         return sb.toString();
     }
 
+    /** Feeds the recognizer what the pre-roll holds, oldest first, and empties it. */
+    private void feedPreRoll() throws IOException {
+        for (PcmAudio f : preRoll) {
+            feed(f);
+        }
+        preRoll.clear();
+        preRollSamples = 0;
+    }
+
     private void keepPreRoll(PcmAudio frame) {
         preRoll.addLast(frame);
         preRollSamples += frame.length();
@@ -349,18 +349,8 @@ final class ListenLoop implements Runnable {
         Transcript t = asr.accept(frame);
         switch (t) {
             case Transcript.Final f -> {
-                if (!f.isEmpty()) {
-                    if (!segments.isEmpty()) {
-                        segments.append(' ');
-                    }
-                    segments.append(f.text());
-                }
-                if (!f.sure().isBlank()) {
-                    if (!sureSegments.isEmpty()) {
-                        sureSegments.append(' ');
-                    }
-                    sureSegments.append(f.sure());
-                }
+                appendWords(segments, f.text());
+                appendWords(sureSegments, f.sure());
             }
             case Transcript.Partial p -> {
                 String shown = segments.isEmpty() ? p.text() : (segments + " " + p.text()).strip();
@@ -369,6 +359,12 @@ final class ListenLoop implements Runnable {
                     host.partial(new Transcript.Partial(shown));
                 }
             }
+        }
+    }
+
+    private static void appendWords(StringBuilder to, String words) {
+        if (!words.isBlank()) {
+            to.append(to.isEmpty() ? "" : " ").append(words);
         }
     }
 

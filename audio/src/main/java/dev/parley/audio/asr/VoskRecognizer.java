@@ -81,7 +81,7 @@ public final class VoskRecognizer implements SpeechRecognizer {
             throw new IllegalStateException("the Vosk recognizer for " + dir + " is closed");
         }
         Recognizer r = new Recognizer(model, sampleRate);
-        r.setWords(true);           // word confidences, for credibleText
+        r.setWords(true);           // word confidences, for finalResult
         VoskStream s = new VoskStream(r, sampleRate);
         open.add(s);
         return s;
@@ -101,7 +101,10 @@ public final class VoskRecognizer implements SpeechRecognizer {
 
     /** Extracts the {@code text} (final) or {@code partial} field of a Vosk JSON result. */
     static String field(String json, String name) throws IOException {
-        JsonNode node = JSON.readTree(json);
+        return field(JSON.readTree(json), name, json);
+    }
+
+    private static String field(JsonNode node, String name, String json) throws IOException {
         JsonNode v = node == null ? null : node.get(name);
         if (v == null || !v.isTextual()) {
             throw new IOException("expected a Vosk result with a \"" + name + "\" field but found " + json);
@@ -111,25 +114,26 @@ public final class VoskRecognizer implements SpeechRecognizer {
 
     /**
      * A word of a final result below this confidence is not sure: Vosk itself doubts it (noise or echo residue made
-     * into a word). The voice loop drops such words from what it hears over its reply (see {@link Transcript.Final}).
+     * into a word). The voice loop drops such words from what it hears over its reply (see {@link #finalResult}).
      */
     static final double MIN_WORD_CONFIDENCE = 0.5;
     /** A final result of one word needs this confidence: alone, noise comes out as one short word ("one", "no"). */
     static final double MIN_SINGLE_WORD_CONFIDENCE = 0.9;
 
     /**
-     * The text of a final Vosk result (with {@code setWords(true)}: a {@code result} array of words with their
-     * {@code conf}), without the words Vosk doubts. Measured with the fixture recognizer on its recordings in fan,
-     * babble and café beds (docs/audio.md): the words it made of noise after a question had confidences of 0.29-0.89
-     * ("no", "five", "nine", "one"), those of the questions 1.0 but for two of 30 (0.85 and 0.90); a result of
-     * several words shares one confidence (the grammar makes a sentence one path). A result without word details
-     * gives its {@code text} unchanged.
+     * A final Vosk result (with {@code setWords(true)}: a {@code result} array of words with their {@code conf}),
+     * parsed once: its text, and as {@link Transcript.Final#sure()} the words without those Vosk doubts. Measured with
+     * the fixture recognizer on its recordings in fan, babble and café beds (docs/audio.md): the words it made of noise
+     * after a question had confidences of 0.29-0.89 ("no", "five", "nine", "one"), those of the questions 1.0 but for
+     * two of 30 (0.85 and 0.90); a result of several words shares one confidence (the grammar makes a sentence one
+     * path). A result without word details is all sure.
      */
-    static String credibleText(String json) throws IOException {
-        String text = field(json, "text");
-        JsonNode words = JSON.readTree(json).get("result");
+    static Transcript.Final finalResult(String json) throws IOException {
+        JsonNode node = JSON.readTree(json);
+        String text = field(node, "text", json);
+        JsonNode words = node.get("result");
         if (words == null || !words.isArray() || words.isEmpty()) {
-            return text;
+            return new Transcript.Final(text);
         }
         List<String> kept = new ArrayList<>();
         for (JsonNode w : words) {
@@ -142,10 +146,8 @@ public final class VoskRecognizer implements SpeechRecognizer {
                 kept.add(word.asText());
             }
         }
-        if (words.size() == 1 && words.get(0).get("conf").asDouble() < MIN_SINGLE_WORD_CONFIDENCE) {
-            return "";
-        }
-        return String.join(" ", kept);
+        boolean doubtedAlone = words.size() == 1 && words.get(0).get("conf").asDouble() < MIN_SINGLE_WORD_CONFIDENCE;
+        return new Transcript.Final(text, doubtedAlone ? "" : String.join(" ", kept));
     }
 
     private final class VoskStream implements RecognitionStream {
@@ -170,8 +172,7 @@ public final class VoskRecognizer implements SpeechRecognizer {
             }
             ensureOpen();
             if (recognizer.acceptWaveForm(audio.samples(), audio.length())) {
-                String json = recognizer.getResult();
-                return new Transcript.Final(field(json, "text"), credibleText(json));
+                return finalResult(recognizer.getResult());
             }
             return new Transcript.Partial(field(recognizer.getPartialResult(), "partial"));
         }
@@ -179,8 +180,7 @@ public final class VoskRecognizer implements SpeechRecognizer {
         @Override
         public synchronized Transcript.Final finish() throws IOException {
             ensureOpen();
-            String json = recognizer.getFinalResult();
-            return new Transcript.Final(field(json, "text"), credibleText(json));
+            return finalResult(recognizer.getFinalResult());
         }
 
         @Override

@@ -17,30 +17,37 @@ class CredibleTextTest {
         return sb.append("], \"text\" : \"").append(text).append("\" }").toString();
     }
 
+    /** The sure words of a result; its text must always be Vosk's whole text. */
+    private static String sure(String json) throws IOException {
+        Transcript.Final f = VoskRecognizer.finalResult(json);
+        assertEquals(VoskRecognizer.field(json, "text"), f.text(), "the text is Vosk's, whole");
+        return f.sure();
+    }
+
     @Test
     void aSentenceVoskIsSureOfIsKeptWhole() throws IOException {
-        assertEquals("what time is it", VoskRecognizer.credibleText(result("what time is it", 1.0, "what", "time", "is", "it")));
-        assertEquals("what time is it", VoskRecognizer.credibleText(result("what time is it", 0.85, "what", "time", "is", "it")));
+        assertEquals("what time is it", sure(result("what time is it", 1.0, "what", "time", "is", "it")));
+        assertEquals("what time is it", sure(result("what time is it", 0.85, "what", "time", "is", "it")));
     }
 
     @Test
     void aLoneWordItDoubtsIsDropped() throws IOException {
-        assertEquals("", VoskRecognizer.credibleText(result("one", 0.83, "one")));
-        assertEquals("", VoskRecognizer.credibleText(result("nine", 0.36, "nine")));
-        assertEquals("stop", VoskRecognizer.credibleText(result("stop", 0.95, "stop")));
+        assertEquals("", sure(result("one", 0.83, "one")));
+        assertEquals("", sure(result("nine", 0.36, "nine")));
+        assertEquals("stop", sure(result("stop", 0.95, "stop")));
     }
 
     @Test
     void doubtedWordsLeaveTheOthers() throws IOException {
         String json = "{ \"result\" : [{ \"conf\" : 0.46, \"word\" : \"how\" }, { \"conf\" : 0.68, \"word\" : \"are\" },"
                 + " { \"conf\" : 0.68, \"word\" : \"you\" }], \"text\" : \"how are you\" }";
-        assertEquals("are you", VoskRecognizer.credibleText(json));
+        assertEquals("are you", sure(json));
     }
 
     @Test
     void resultsWithoutWordDetailsAndEmptyOnesPassAsTheyAre() throws IOException {
-        assertEquals("", VoskRecognizer.credibleText("{ \"text\" : \"\" }"));
-        assertEquals("hello", VoskRecognizer.credibleText("{ \"text\" : \"hello\" }"));
+        assertEquals("", sure("{ \"text\" : \"\" }"));
+        assertEquals("hello", sure("{ \"text\" : \"hello\" }"));
     }
 
     @Test
@@ -53,7 +60,7 @@ class CredibleTextTest {
     @Test
     void aMalformedWordIsAClearError() {
         IOException e = assertThrows(IOException.class,
-                () -> VoskRecognizer.credibleText("{ \"result\" : [{ \"word\" : \"x\" }], \"text\" : \"x\" }"));
+                () -> VoskRecognizer.finalResult("{ \"result\" : [{ \"word\" : \"x\" }], \"text\" : \"x\" }"));
         assertEquals(true, e.getMessage().contains("\"conf\""), e.getMessage());
     }
 }
