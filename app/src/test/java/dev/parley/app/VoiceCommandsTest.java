@@ -55,7 +55,7 @@ class VoiceCommandsTest {
     void talkRejectsBadFrontEndOptionsSayingWhatItExpected(@TempDir Path dir) throws Exception {
         Path model = dir.resolve("none.gguf");
         String[][] cases = {
-            {"--aec", "maybe", "--aec must be on or off, found 'maybe'"},
+            {"--aec", "maybe", "--aec: expected an echo canceller of on, aec3, off but found 'maybe'"},
             {"--noise-suppression", "max", "off, low, moderate, high, very-high"},
             {"--vad", "loud", "expected a VAD of energy or silero but found 'loud'"},
         };

@@ -17,6 +17,7 @@ import dev.parley.audio.playback.ResilientSpeaker;
 import dev.parley.audio.capture.RealTimeSource;
 import dev.parley.audio.capture.WavFileSource;
 import dev.parley.audio.frontend.AudioFrontEnd;
+import dev.parley.audio.frontend.EchoCanceller;
 import dev.parley.audio.frontend.FrontEndSettings;
 import dev.parley.audio.frontend.FrontEnds;
 import dev.parley.audio.frontend.NoiseSuppression;
@@ -49,7 +50,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "talk", mixinStandardHelpOptions = true, defaultValueProvider = OptionDefaults.Chat.class,
         description = {"Talks with the model: speak, and it answers aloud (microphone -> Vosk -> model -> MaryTTS -> speaker).",
-            "Full duplex with echo cancellation (WebRTC AEC3): speak over a reply to interrupt it; a cough does not.",
+            "Full duplex with echo cancellation (Parley's linear canceller; --aec aec3 for WebRTC's): speak over a reply to interrupt it; a cough does not.",
             "Prints partial transcripts (stderr), your words, the reply and the latency of each stage after each turn.",
             "Ctrl-D or /exit ends it; with --push-to-talk, Enter starts and Enter ends your turn.",
             "Typed chat works without audio: parley chat."})
@@ -110,9 +111,9 @@ final class TalkCommand implements Callable<Integer> {
                     + "(0 = off; default: ${DEFAULT-VALUE}).")
     int speculate;
 
-    @Option(names = "--aec", paramLabel = "on|off", defaultValue = "on",
-            description = "Echo cancellation (WebRTC AEC3) on the microphone (default: ${DEFAULT-VALUE}); off makes "
-                    + "the loop half-duplex.")
+    @Option(names = "--aec", paramLabel = "on|aec3|off", defaultValue = "on",
+            description = "Echo cancellation on the microphone (default: ${DEFAULT-VALUE}: Parley's linear canceller; "
+                    + "aec3: WebRTC's AEC3); off makes the loop half-duplex.")
     String aec;
 
     @Option(names = "--noise-suppression", paramLabel = "LEVEL", defaultValue = "off",
@@ -260,18 +261,19 @@ final class TalkCommand implements Callable<Integer> {
 
     /** The front end asked for by --aec and --noise-suppression. */
     FrontEndSettings frontEndSettings() {
-        boolean on = switch (aec.strip().toLowerCase(java.util.Locale.ROOT)) {
-            case "on" -> true;
-            case "off" -> false;
-            default -> throw new UsageException("--aec must be on or off, found '" + aec + "'");
-        };
+        EchoCanceller canceller;
+        try {
+            canceller = EchoCanceller.parse(aec);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--aec: " + e.getMessage(), e);
+        }
         NoiseSuppression ns;
         try {
             ns = NoiseSuppression.parse(noiseSuppression);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--noise-suppression: " + e.getMessage(), e);
         }
-        return FrontEndSettings.defaults().withEchoCancellation(on).withNoiseSuppression(ns);
+        return FrontEndSettings.defaults().withEchoCanceller(canceller).withNoiseSuppression(ns);
     }
 
     /** Reads stdin until end of input or /exit: Enter toggles push-to-talk. */

@@ -27,7 +27,8 @@ import java.util.Objects;
  * @param remoteKey          the server's API key ("" for none)
  * @param remoteModel        the model id to ask the server for ("" for the first it lists)
  * @param voskModel          folder of the Vosk speech model ("" = the catalog's default one in the model store)
- * @param echoCancellation   the voice front end's echo canceller, "on" or "off" (off: half-duplex)
+ * @param echoCancellation   the voice front end's echo canceller, "on" (Parley's), "aec3" (WebRTC's) or "off"
+ *                           (off: half-duplex)
  * @param noiseSuppression   its noise suppression: off, low, moderate, high, very-high
  * @param halfDuplex         do not listen while speaking even where echo is cancelled
  * @param vad                voice activity detector: energy or silero
@@ -76,10 +77,7 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         contextPolicy = contextPolicy == null || contextPolicy.isBlank() ? ContextPolicy.DEFAULT.toString()
                 : ContextPolicy.parse(contextPolicy).toString();
         echoCancellation = echoCancellation == null || echoCancellation.isBlank() ? "on"
-                : echoCancellation.strip().toLowerCase(java.util.Locale.ROOT);
-        if (!echoCancellation.equals("on") && !echoCancellation.equals("off")) {
-            throw new IllegalArgumentException("expected echo cancellation on or off but found " + echoCancellation);
-        }
+                : dev.parley.audio.frontend.EchoCanceller.parse(echoCancellation).label();
         noiseSuppression = noiseSuppression == null || noiseSuppression.isBlank()
                 ? dev.parley.audio.frontend.FrontEndSettings.defaults().noiseSuppression().label()
                 : dev.parley.audio.frontend.NoiseSuppression.parse(noiseSuppression).label();

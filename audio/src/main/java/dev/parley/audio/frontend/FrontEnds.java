@@ -2,8 +2,9 @@ package dev.parley.audio.frontend;
 
 /**
  * Opens the front end the settings ask for: {@link WebRtcFrontEnd}, or, where WebRTC's native library cannot load
- * (on Linux it needs {@code libpulse.so.0}: {@code apt-get install libpulse0}), a {@link PassThroughFrontEnd}
- * whose {@link AudioFrontEnd#description()} says why, and the loop then runs half-duplex.
+ * (on Linux it needs {@code libpulse.so.0}: {@code apt-get install libpulse0}), Parley's linear canceller alone when
+ * the settings ask for it (full duplex still, without WebRTC's filters), else a {@link PassThroughFrontEnd} whose
+ * {@link AudioFrontEnd#description()} says why, and the loop then runs half-duplex.
  */
 public final class FrontEnds {
     private static final System.Logger LOG = System.getLogger(FrontEnds.class.getName());
@@ -15,15 +16,27 @@ public final class FrontEnds {
 
     /** The front end for {@code settings}; never throws for a missing native library. */
     public static AudioFrontEnd open(FrontEndSettings settings) {
+        loadVoskFirst();
+        return open(settings, () -> new WebRtcFrontEnd(settings));
+    }
+
+    /** With the WebRTC front end made by {@code webRtc} (a failing one in tests). */
+    static AudioFrontEnd open(FrontEndSettings settings, java.util.function.Supplier<AudioFrontEnd> webRtc) {
         if (!settings.anyProcessing()) {
             return new PassThroughFrontEnd("audio front end off (no echo cancellation: half-duplex)");
         }
-        loadVoskFirst();
         try {
-            return new WebRtcFrontEnd(settings);
+            return webRtc.get();
         } catch (LinkageError | RuntimeException e) {
-            String reason = "echo cancellation unavailable (WebRTC audio processing could not load: " + cause(e)
-                    + "; on Linux install libpulse0): half-duplex";
+            String why = "WebRTC audio processing could not load: " + cause(e) + "; on Linux install libpulse0";
+            if (settings.echoCanceller() == EchoCanceller.LINEAR) {
+                // Parley's canceller is pure Java: full duplex goes on without WebRTC's filters
+                if (WARNED.compareAndSet(false, true)) {
+                    LOG.log(System.Logger.Level.WARNING, why + "; echo cancellation by Parley's canceller alone");
+                }
+                return WebRtcFrontEnd.linearOnly(settings, System::nanoTime, why);
+            }
+            String reason = "echo cancellation unavailable (" + why + "): half-duplex";
             if (WARNED.compareAndSet(false, true)) {
                 LOG.log(System.Logger.Level.WARNING, reason);
             }

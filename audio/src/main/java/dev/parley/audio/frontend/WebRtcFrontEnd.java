@@ -9,16 +9,18 @@ import dev.parley.audio.PcmAudio;
 import java.util.Arrays;
 
 /**
- * The front end on WebRTC's AudioProcessing (webrtc-java): AEC3 echo cancellation, noise suppression, high-pass
- * filter and adaptive digital gain, per {@link FrontEndSettings}, on 10 ms frames at 16 kHz mono.
+ * The front end on WebRTC's AudioProcessing (webrtc-java): echo cancellation (Parley's {@link LinearEchoCanceller}
+ * ahead of WebRTC's module, or WebRTC's AEC3 in it), noise suppression, high-pass filter and adaptive digital gain,
+ * per {@link FrontEndSettings}, on 10 ms frames at 16 kHz mono.
  *
  * <p>Threads. WebRTC's native module takes render and capture calls from two threads (it has a render and a
  * capture lock; its own locking test drives them from two threads), but webrtc-java adds no locking of its own and
  * {@code getStatistics()} writes into one shared Java object. So every native call is made here on the capture
  * thread: the sink's thread only lays the render reference on the capture's timeline ({@link RenderTimeline}), and
  * each captured 10 ms frame first takes the 10 ms of render that sounded at the same time (silence when nothing
- * played) through {@code processReverseStream}, then goes through {@code processStream}. So render and capture stay in
- * step, silence included, even when the capture thread falls behind. {@link #close} waits for a frame in progress.
+ * played) through the linear canceller or AEC3's {@code processReverseStream}, then goes through
+ * {@code processStream}. So render and capture stay in step, silence included, even when the capture thread falls
+ * behind. {@link #close} waits for a frame in progress.
  */
 public final class WebRtcFrontEnd implements AudioFrontEnd {
     private static final System.Logger LOG = System.getLogger(WebRtcFrontEnd.class.getName());
@@ -26,16 +28,23 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
     private static final int RENDER_CAPACITY = 4 * SAMPLE_RATE;
     private static final int STATS_EVERY_FRAMES = 50;
     private static final int RENDER_LEVEL_FRAMES = 30;
+    /** The linear canceller's filter: device latency plus the body of a room's response. */
+    private static final int TAIL_MILLIS = 320;
 
     private final FrontEndSettings settings;
+    /** WebRTC's module; null where its library could not load and only the linear canceller runs. */
     private final AudioProcessing apm;
-    private final AudioProcessingStreamConfig streamConfig = new AudioProcessingStreamConfig(SAMPLE_RATE, 1);
+    private final AudioProcessingStreamConfig streamConfig;
+    /** Why WebRTC's module is missing (null when it runs). */
+    private final String withoutWebRtc;
     private final FrameChunker chunker = new FrameChunker(FRAME_SAMPLES);
     private final RenderTimeline render;
     private long capturePosition;
     private long received;
     private final short[] frame = new short[FRAME_SAMPLES];
     private final short[] renderFrame = new short[FRAME_SAMPLES];
+    /** The frame as captured, before the linear canceller (for {@link #noteConvergence}). */
+    private final short[] capturedFrame = new short[FRAME_SAMPLES];
     private final byte[] in = new byte[2 * FRAME_SAMPLES];
     private final byte[] out = new byte[2 * FRAME_SAMPLES];
     private final byte[] renderIn = new byte[2 * FRAME_SAMPLES];
@@ -52,6 +61,8 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
     private int playingFrames;
     private volatile boolean converged;
     private boolean closed;
+    /** Parley's own canceller, where the settings ask for it (then AEC3 is off). */
+    private final LinearEchoCanceller linear;
 
     /**
      * Creates the native module. Throws {@link LinkageError} (or a {@link RuntimeException}) where the native
@@ -63,13 +74,39 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
 
     /** With the clock that times playback against capture (a simulated one in tests). */
     WebRtcFrontEnd(FrontEndSettings settings, java.util.function.LongSupplier nanoClock) {
+        this(settings, nanoClock, null);
+    }
+
+    /**
+     * Parley's linear canceller alone, where WebRTC's library could not load ({@code why}): echo cancellation and
+     * full duplex still, but no high-pass filter, noise suppression or gain control.
+     */
+    static WebRtcFrontEnd linearOnly(FrontEndSettings settings, java.util.function.LongSupplier nanoClock, String why) {
+        if (settings.echoCanceller() != EchoCanceller.LINEAR) {
+            throw new IllegalArgumentException("expected settings with the linear echo canceller but found "
+                    + settings.echoCanceller());
+        }
+        return new WebRtcFrontEnd(settings, nanoClock, why);
+    }
+
+    private WebRtcFrontEnd(FrontEndSettings settings, java.util.function.LongSupplier nanoClock, String withoutWebRtc) {
         this.settings = settings;
+        this.withoutWebRtc = withoutWebRtc;
         this.render = new RenderTimeline(RENDER_CAPACITY, nanoClock);
         Arrays.fill(renderLevels, LevelMeter.SILENCE_DBFS);
+        this.linear = settings.echoCanceller() == EchoCanceller.LINEAR
+                ? new LinearEchoCanceller(SAMPLE_RATE, TAIL_MILLIS, true) : null;
+        stats = new FrontEndStats(settings.echoCancellation(), 0, 0, 0, 0);
+        if (withoutWebRtc != null) {
+            this.apm = null;
+            this.streamConfig = null;
+            return;
+        }
+        this.streamConfig = new AudioProcessingStreamConfig(SAMPLE_RATE, 1);
         this.apm = new AudioProcessing();
         AudioProcessingConfig c = new AudioProcessingConfig();
-        c.echoCanceller.enabled = settings.echoCancellation();
-        c.echoCanceller.enforceHighPassFiltering = settings.echoCancellation();
+        c.echoCanceller.enabled = settings.echoCanceller() == EchoCanceller.AEC3;
+        c.echoCanceller.enforceHighPassFiltering = c.echoCanceller.enabled;
         c.highPassFilter.enabled = settings.highPassFilter();
         c.noiseSuppression.enabled = settings.noiseSuppression() != NoiseSuppression.OFF;
         if (c.noiseSuppression.enabled) {
@@ -83,7 +120,6 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
         c.gainControl.enabled = settings.gainControl();
         c.gainControl.adaptiveDigital.enabled = settings.gainControl();
         apm.applyConfig(c);
-        stats = new FrontEndStats(settings.echoCancellation(), 0, 0, 0, 0);
     }
 
     @Override
@@ -123,15 +159,32 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
             if (settings.echoCancellation()) {
                 render.take(capturePosition, renderFrame);
                 noteRenderLevel();
-                toBytes(renderFrame, renderIn);
-                check(apm.processReverseStream(renderIn, streamConfig, streamConfig, renderOut), "processReverseStream");
+                if (linear == null) {
+                    toBytes(renderFrame, renderIn);
+                    check(apm.processReverseStream(renderIn, streamConfig, streamConfig, renderOut),
+                            "processReverseStream");
+                }
+            }
+            System.arraycopy(frame, 0, capturedFrame, 0, FRAME_SAMPLES);
+            if (linear != null) {
+                linear.process(renderFrame, frame, frame);
+            }
+            if (apm == null) {
+                System.arraycopy(frame, 0, result, f * FRAME_SAMPLES, FRAME_SAMPLES);
+                noteConvergence(capturedFrame, result, f * FRAME_SAMPLES);
+                capturePosition += FRAME_SAMPLES;
+                frames++;
+                if (frames % STATS_EVERY_FRAMES == 0) {
+                    updateStats();
+                }
+                continue;
             }
             toBytes(frame, in);
             int rc = apm.processStream(in, streamConfig, streamConfig, out);
             if (check(rc, "processStream")) {
                 fromBytes(out, result, f * FRAME_SAMPLES);
                 if (settings.echoCancellation()) {
-                    noteConvergence(result, f * FRAME_SAMPLES);
+                    noteConvergence(capturedFrame, result, f * FRAME_SAMPLES);
                 }
             } else {
                 System.arraycopy(frame, 0, result, f * FRAME_SAMPLES, FRAME_SAMPLES);
@@ -146,14 +199,14 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
     }
 
     /** Frames with playback above -50 dBFS count towards convergence: 10 dB removed over at least a second. */
-    private void noteConvergence(short[] cleaned, int offset) {
+    private void noteConvergence(short[] captured, short[] cleaned, int offset) {
         if (converged || LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES) < -50) {
             return;
         }
         double in = 0;
         double out = 0;
         for (int i = 0; i < FRAME_SAMPLES; i++) {
-            in += (double) frame[i] * frame[i];
+            in += (double) captured[i] * captured[i];
             out += (double) cleaned[offset + i] * cleaned[offset + i];
         }
         playingIn = 0.98 * playingIn + in;      // about the last half second
@@ -193,6 +246,11 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
     }
 
     private void updateStats() {
+        if (linear != null) {
+            stats = new FrontEndStats(settings.echoCancellation(), linear.erleDb(), 0,
+                    linear.delayMillis(SAMPLE_RATE) - LinearEchoCanceller.MARGIN * 1000 / SAMPLE_RATE, frames);
+            return;
+        }
         AudioProcessingStats s = apm.getStatistics();
         stats = new FrontEndStats(settings.echoCancellation(), s.echoReturnLossEnhancement, s.echoReturnLoss,
                 s.delayMs, frames);
@@ -218,7 +276,16 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
 
     @Override
     public String description() {
-        return "WebRTC audio processing: echo cancellation " + (settings.echoCancellation() ? "on" : "off")
+        String canceller = switch (settings.echoCanceller()) {
+            case LINEAR -> "on (Parley's linear canceller, " + TAIL_MILLIS + " ms, and residual suppressor)";
+            case AEC3 -> "on (WebRTC AEC3)";
+            case OFF -> "off";
+        };
+        if (apm == null) {
+            return "Parley's linear echo canceller (" + TAIL_MILLIS + " ms) and residual suppressor without WebRTC's "
+                    + "module (" + withoutWebRtc + "): no high-pass filter, noise suppression or gain control";
+        }
+        return "WebRTC audio processing: echo cancellation " + canceller
                 + ", noise suppression " + settings.noiseSuppression().label()
                 + ", high-pass filter " + (settings.highPassFilter() ? "on" : "off")
                 + ", gain control " + (settings.gainControl() ? "on" : "off");
@@ -239,7 +306,9 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            apm.dispose();
+            if (apm != null) {
+                apm.dispose();
+            }
         }
     }
 }

@@ -2,15 +2,16 @@ package dev.parley.audio.room;
 
 /**
  * In-place iterative radix-2 complex FFT of one power-of-two size, with its twiddle factors and
- * bit-reversal table computed once. Not thread-safe only in that the arrays passed in are changed.
+ * bit-reversal table computed once (the virtual room's convolver and the linear echo canceller use it). Not
+ * thread-safe only in that the arrays passed in are changed.
  */
-final class Fft {
+public final class Fft {
     private final int n;
     private final double[] cos;
     private final double[] sin;
     private final int[] reversed;
 
-    Fft(int n) {
+    public Fft(int n) {
         if (n < 2 || Integer.bitCount(n) != 1) {
             throw new IllegalArgumentException("expected a power-of-two FFT size of at least 2 but found " + n);
         }
@@ -28,17 +29,17 @@ final class Fft {
         }
     }
 
-    int size() {
+    public int size() {
         return n;
     }
 
     /** Forward transform (e^{-i...}) of {@code (re, im)} in place. */
-    void forward(double[] re, double[] im) {
+    public void forward(double[] re, double[] im) {
         transform(re, im, -1);
     }
 
     /** Inverse transform in place, scaled by 1/n so that inverse(forward(x)) == x. */
-    void inverse(double[] re, double[] im) {
+    public void inverse(double[] re, double[] im) {
         transform(re, im, 1);
         double s = 1.0 / n;
         for (int i = 0; i < n; i++) {

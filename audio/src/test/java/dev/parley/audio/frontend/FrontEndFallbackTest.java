@@ -52,4 +52,51 @@ class FrontEndFallbackTest {
         assertTrue(e.getMessage().contains("off, low, moderate, high, very-high") && e.getMessage().contains("max"),
                 e.getMessage());
     }
+
+    @Test
+    void echoCancellersParseAndBadOnesSayWhatWasExpected() {
+        assertEquals(EchoCanceller.LINEAR, EchoCanceller.parse("on"));
+        assertEquals(EchoCanceller.LINEAR, EchoCanceller.parse(" Linear "));
+        assertEquals(EchoCanceller.AEC3, EchoCanceller.parse("AEC3"));
+        assertEquals(EchoCanceller.OFF, EchoCanceller.parse("off"));
+        assertEquals(EchoCanceller.LINEAR, FrontEndSettings.defaults().echoCanceller(), "Parley's canceller by default");
+        assertEquals(EchoCanceller.OFF, FrontEndSettings.defaults().withEchoCancellation(false).echoCanceller());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EchoCanceller.parse("webrtc"));
+        assertTrue(e.getMessage().contains("on, aec3, off") && e.getMessage().contains("webrtc"), e.getMessage());
+    }
+
+    @Test
+    void withoutWebRtcsLibraryParleysCancellerStillRunsAndAec3FallsBackToHalfDuplex() {
+        java.util.function.Supplier<AudioFrontEnd> missing = () -> {
+            throw new UnsatisfiedLinkError("libpulse.so.0: cannot open shared object file");
+        };
+        try (AudioFrontEnd fe = FrontEnds.open(FrontEndSettings.defaults(), missing)) {
+            assertTrue(fe.cancelsEcho(), fe.description());
+            assertTrue(fe.description().contains("linear echo canceller") && fe.description().contains("libpulse.so.0")
+                    && fe.description().contains("no high-pass filter"), fe.description());
+        }
+        try (AudioFrontEnd fe = FrontEnds.open(FrontEndSettings.defaults().withEchoCanceller(EchoCanceller.AEC3), missing)) {
+            assertTrue(fe instanceof PassThroughFrontEnd, fe.getClass().toString());
+            assertTrue(fe.description().contains("half-duplex") && fe.description().contains("libpulse.so.0"),
+                    fe.description());
+        }
+    }
+
+    /** The linear canceller alone, as it runs without WebRTC's library, on the synthetic room of the WebRTC tests. */
+    @Test
+    void theLinearCancellerAloneRemovesTheEcho() throws Exception {
+        short[] far = WebRtcFrontEndTest.farSpeech(10);
+        SyntheticRoom room = new SyntheticRoom(40, 300, 7);
+        short[] mic = SyntheticRoom.mix(room.echo(far, 0.3), new short[0], 0, 1.0);
+        short[] out;
+        try (AudioFrontEnd fe = WebRtcFrontEnd.linearOnly(FrontEndSettings.defaults(),
+                WebRtcFrontEndTest.CLOCK::get, "test")) {
+            out = WebRtcFrontEndTest.run(fe, far, mic);
+            assertTrue(fe.echoConverged(), fe.stats().toString());
+            assertTrue(fe.stats().echoCancelling() && fe.stats().erleDb() > 10, fe.stats().toString());
+        }
+        double in = SyntheticRoom.rms(mic, 4 * 16_000, 9 * 16_000);
+        double left = SyntheticRoom.rms(out, 4 * 16_000, 9 * 16_000);
+        assertTrue(WebRtcFrontEndTest.db(in / left) >= 20, "echo fell by " + WebRtcFrontEndTest.db(in / left) + " dB");
+    }
 }

@@ -84,9 +84,9 @@ final class DuplexBenchCommand implements Callable<Integer> {
     @Option(names = "--trials", paramLabel = "N", defaultValue = "4", description = "Trials per condition (default: ${DEFAULT-VALUE}).")
     int trials;
 
-    @Option(names = "--aec", paramLabel = "on|off", defaultValue = "on",
-            description = "WebRTC echo cancellation and full duplex (default: ${DEFAULT-VALUE}); off = no front end, "
-                    + "half-duplex with the energy VAD.")
+    @Option(names = "--aec", paramLabel = "on|aec3|off", defaultValue = "on",
+            description = "Echo cancellation and full duplex (default: ${DEFAULT-VALUE}: Parley's linear canceller; "
+                    + "aec3: WebRTC's AEC3); off = no front end, half-duplex with the energy VAD.")
     String aec;
 
     @Option(names = "--vad", paramLabel = "energy|silero", defaultValue = "energy",
@@ -192,8 +192,9 @@ final class DuplexBenchCommand implements Callable<Integer> {
     private DuplexFrontEnd frontEnd() {
         return switch (aec.toLowerCase(Locale.ROOT)) {
             case "on" -> DuplexFrontEnd.ON;
+            case "aec3" -> DuplexFrontEnd.AEC3;
             case "off" -> DuplexFrontEnd.OFF;
-            default -> throw new UsageException("--aec must be on or off, found '" + aec + "'");
+            default -> throw new UsageException("--aec must be on, aec3 or off, found '" + aec + "'");
         };
     }
 

@@ -3,18 +3,20 @@ package dev.parley.app.cli.bench;
 import dev.parley.app.cli.UsageException;
 import dev.parley.audio.VoiceSettings;
 import dev.parley.audio.frontend.AudioFrontEnd;
+import dev.parley.audio.frontend.EchoCanceller;
 import dev.parley.audio.frontend.FrontEndSettings;
 import dev.parley.audio.frontend.FrontEnds;
 import dev.parley.audio.frontend.PassThroughFrontEnd;
 
 /**
- * The one place where {@code bench duplex --aec on|off} becomes the voice loop's front end. {@code off}: no
- * audio front end and half-duplex with the energy VAD (the loop before issue 14). {@code on}: WebRTC's echo
- * canceller (AEC3, high-pass, the front end's defaults) on every captured frame, the room's speaker as its
- * reference, and the loop full duplex, as {@code parley talk} runs by default.
+ * The one place where {@code bench duplex --aec on|aec3|off} becomes the voice loop's front end. {@code off}: no
+ * audio front end and half-duplex with the energy VAD (the loop before issue 14). {@code on}: the front end's
+ * defaults (Parley's linear echo canceller with its residual suppressor, high-pass filter) on every captured frame,
+ * the room's speaker as its reference, and the loop full duplex, as {@code parley talk} runs by default.
+ * {@code aec3}: the same with WebRTC's AEC3 as the canceller.
  */
 enum DuplexFrontEnd {
-    ON, OFF;
+    ON, AEC3, OFF;
 
     /** The voice settings for this choice. */
     VoiceSettings settings(VoiceSettings base) {
@@ -26,7 +28,8 @@ enum DuplexFrontEnd {
         if (this == OFF) {
             return new PassThroughFrontEnd("--aec off: no echo cancellation, half-duplex");
         }
-        AudioFrontEnd fe = FrontEnds.open(FrontEndSettings.defaults().withEchoCancellation(true));
+        AudioFrontEnd fe = FrontEnds.open(FrontEndSettings.defaults()
+                .withEchoCanceller(this == AEC3 ? EchoCanceller.AEC3 : EchoCanceller.LINEAR));
         if (!fe.cancelsEcho()) {
             String why = fe.description();
             fe.close();
@@ -37,6 +40,10 @@ enum DuplexFrontEnd {
 
     /** What the report says about this choice. */
     String describe() {
-        return this == ON ? "WebRTC AEC3 front end, full duplex" : "no echo canceller, half-duplex";
+        return switch (this) {
+            case ON -> "Parley's linear echo canceller and residual suppressor, full duplex";
+            case AEC3 -> "WebRTC AEC3 front end, full duplex";
+            case OFF -> "no echo canceller, half-duplex";
+        };
     }
 }

@@ -124,7 +124,7 @@ public final class DashboardView extends ScrollPane {
         echoLabel.setId("echo-label");
         echoLabel.setWrapText(true);
         echoLabel.textProperty().bind(vm.echoProperty().map(t -> "Echo canceller: " + t));
-        Tooltip.install(echoLabel, new Tooltip("The voice loop's echo canceller (WebRTC AEC3): how much of Parley's own "
+        Tooltip.install(echoLabel, new Tooltip("The voice loop's echo canceller (Parley's linear canceller, or WebRTC AEC3 if chosen): how much of Parley's own "
                 + "voice it removes from the microphone (ERLE), and the speaker-to-microphone delay it found"));
         VBox engine = card("Engine", last, queue, echoLabel);
         GridPane grid = new GridPane();

@@ -134,8 +134,9 @@ public final class SettingsDialog extends Dialog<AppSettings> {
                 + "takes its turn. Shorter answers sooner but may cut you off mid-thought (see docs/audio.md)."));
         row = add(form, row, "End-of-turn silence (ms)", silence);
         row = add(form, row, "Echo cancellation", choice("setting-aec", vm.echoCancellationProperty(),
-                "WebRTC's echo canceller: Parley hears you over its own voice (full duplex); off: half-duplex",
-                "on", "off"));
+                "Echo canceller: Parley hears you over its own voice (full duplex). on: Parley's own canceller, which "
+                        + "keeps your voice whole under a loud echo; aec3: WebRTC's AEC3; off: half-duplex",
+                "on", "aec3", "off"));
         row = add(form, row, "Noise suppression", choice("setting-noise", vm.noiseSuppressionProperty(),
                 "Stationary noise suppression (off is the default: it made the recognizer mishear, see docs/audio.md)",
                 "off", "low", "moderate", "high", "very-high"));

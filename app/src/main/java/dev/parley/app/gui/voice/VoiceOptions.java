@@ -1,6 +1,7 @@
 package dev.parley.app.gui.voice;
 
 import dev.parley.app.store.AppSettings;
+import dev.parley.audio.frontend.EchoCanceller;
 import dev.parley.audio.frontend.FrontEndSettings;
 import dev.parley.audio.frontend.NoiseSuppression;
 import dev.parley.audio.vad.VadChoice;
@@ -65,7 +66,7 @@ public record VoiceOptions(String voskModel, String inputDevice, String outputDe
     public static VoiceOptions of(AppSettings settings) {
         return new VoiceOptions(settings.voskModel(), settings.inputDevice(), settings.outputDevice(), settings.voice(),
                 settings.endOfTurnSilenceMs(), settings.speakingRate(),
-                FrontEndSettings.defaults().withEchoCancellation(settings.echoCancellation().equals("on"))
+                FrontEndSettings.defaults().withEchoCanceller(EchoCanceller.parse(settings.echoCancellation()))
                         .withNoiseSuppression(NoiseSuppression.parse(settings.noiseSuppression())),
                 settings.halfDuplex(), VadChoice.parse(settings.vad()));
     }
