@@ -94,6 +94,9 @@ final class ListenLoop implements Runnable {
     private double holdMillis;
     /** Full duplex: how long the frames over a reply have been the user's rather than echo (little reduction). */
     private double nearEndMillis;
+    /** The VAD heard speech start, but it has not yet stood out of the room's level. */
+    private boolean speechPending;
+    private final NoiseFloor floor = new NoiseFloor(NoiseFloor.DEFAULT_WINDOW_MILLIS);
 
     private final java.util.function.DoubleSupplier reduction;
 
@@ -173,7 +176,11 @@ final class ListenLoop implements Runnable {
             afterGap();
         }
         VadEvent ev = vad.process(frame);
-        host.level(LevelMeter.rmsDbfs(frame));
+        double level = LevelMeter.rmsDbfs(frame);
+        host.level(level);
+        floor.add(level, frame.durationMillis(), !heardSpeech);
+        // a voice close to the microphone stands above the room's level; a bed of other voices sits at it
+        boolean standsOut = floor.aboveFloorDb() >= ABOVE_FLOOR_DB;
         long now = System.nanoTime();
         boolean voiced = vad.lastProbability() >= 0.5;
         boolean ptt = settings.mode() == VoiceSettings.Mode.PUSH_TO_TALK;
@@ -224,10 +231,17 @@ final class ListenLoop implements Runnable {
         }
         if (host.assistantActive() && fullDuplex) {
             // near-end dominance: the canceller takes 10 dB and more off echo, next to nothing off the user's voice
-            nearEndMillis = voiced && reduction.getAsDouble() < NEAR_END_MAX_REDUCTION_DB
+            nearEndMillis = voiced && standsOut && reduction.getAsDouble() < NEAR_END_MAX_REDUCTION_DB
                     ? nearEndMillis + frame.durationMillis() : 0;
         }
-        boolean startNow = ev == VadEvent.SPEECH_START;
+        if (ev == VadEvent.SPEECH_START) {
+            speechPending = true;
+        }
+        if (!vad.inSpeech()) {
+            speechPending = false;
+        }
+        // the VAD heard speech; it starts a turn once it stands out of the room's level (at once in a quiet room)
+        boolean startNow = speechPending && standsOut;
         if (host.assistantActive() && !heardSpeech) {
             // over a reply an utterance starts only where the VAD hears speech that the canceller left mostly
             // untouched (the user's voice), not on what is left of the echo
@@ -248,6 +262,7 @@ final class ListenLoop implements Runnable {
                 return;
             }
             heardSpeech = true;
+            speechPending = false;
             feedPreRoll();
         } else if (vad.inSpeech()) {
             feedPreRoll();          // speech again after a pause inside the turn: the held-back pause first (the onset)
@@ -302,6 +317,13 @@ final class ListenLoop implements Runnable {
             host.tentativeTurn(lastPartial, lastVoiced >= 0 ? lastVoiced : now, System.nanoTime());
         }
     }
+
+    /**
+     * Speech starts a turn only where its level over the last 150 ms stands this far above the median level of the
+     * last seconds ({@link NoiseFloor}): a bed of voices in the room keeps the VAD in speech and the recognizer makes
+     * words of it, but it does not stand out of itself.
+     */
+    static final double ABOVE_FLOOR_DB = 6;
 
     /** Full duplex: a frame whose level the front end cut by less than this is the user's voice, not echo. */
     static final double NEAR_END_MAX_REDUCTION_DB = 6;
@@ -394,5 +416,6 @@ final class ListenLoop implements Runnable {
         holding = false;
         holdMillis = 0;
         nearEndMillis = 0;
+        speechPending = false;
     }
 }

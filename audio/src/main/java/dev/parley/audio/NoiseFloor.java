@@ -1,0 +1,92 @@
+package dev.parley.audio;
+
+import java.util.ArrayDeque;
+
+/**
+ * The level the room sits at: the median of the frame levels over the last seconds, and a short-term level to set
+ * against it. A bed of other voices (a café) keeps the Silero VAD in "speech" and gives a grammar-limited recognizer
+ * words ("one"), but it sits at its own median level, while a user speaking to the microphone stands well above it
+ * for as long as a syllable. The median (not the minimum) follows a bed that fluctuates, and a user's question of a
+ * second or two in a window of {@value #DEFAULT_WINDOW_MILLIS} ms does not move it much.
+ *
+ * <p>Levels are counted in 0.5 dB bins from {@link LevelMeter#SILENCE_DBFS} to 0 dBFS, weighted by duration, so frames
+ * of any length count alike. Not thread-safe: the listen loop's thread uses it.
+ */
+public final class NoiseFloor {
+    /** How much history the floor is the median of. */
+    public static final int DEFAULT_WINDOW_MILLIS = 6000;
+    /** The short-term level is a mean over about this long. */
+    static final double SHORT_MILLIS = 150;
+    /** The floor gates nothing before it has this much history. */
+    static final double MIN_HISTORY_MILLIS = 1000;
+    private static final double BIN_DB = 0.5;
+    private static final int BINS = (int) (-LevelMeter.SILENCE_DBFS / BIN_DB) + 1;
+
+    private final double windowMillis;
+    private final double[] millisPerBin = new double[BINS];
+    private final ArrayDeque<double[]> frames = new ArrayDeque<>();
+    private double totalMillis;
+    private double shortEnergy;
+    private boolean started;
+
+    public NoiseFloor(int windowMillis) {
+        if (windowMillis <= 0) {
+            throw new IllegalArgumentException("expected a positive window in ms but found " + windowMillis);
+        }
+        this.windowMillis = windowMillis;
+    }
+
+    /**
+     * One frame: its level (dBFS) and how long it lasts; {@code background}: whether it counts towards the floor
+     * (the loop leaves out the user's own turns, which would otherwise raise the floor to their voice).
+     */
+    public void add(double levelDbfs, double millis, boolean background) {
+        double energy = Math.pow(10, levelDbfs / 10);
+        double a = Math.min(1, millis / SHORT_MILLIS);
+        shortEnergy = started ? shortEnergy + a * (energy - shortEnergy) : energy;
+        started = true;
+        if (!background) {
+            return;
+        }
+        int bin = bin(levelDbfs);
+        frames.addLast(new double[] {bin, millis});
+        millisPerBin[bin] += millis;
+        totalMillis += millis;
+        while (totalMillis - frames.peekFirst()[1] >= windowMillis) {
+            double[] old = frames.removeFirst();
+            millisPerBin[(int) old[0]] -= old[1];
+            totalMillis -= old[1];
+        }
+    }
+
+    /** The median level of the window, dBFS ({@link LevelMeter#SILENCE_DBFS} before any frame). */
+    public double floorDbfs() {
+        double half = totalMillis / 2;
+        double seen = 0;
+        for (int b = 0; b < BINS; b++) {
+            seen += millisPerBin[b];
+            if (seen > half && seen > 0) {
+                return LevelMeter.SILENCE_DBFS + b * BIN_DB;
+            }
+        }
+        return LevelMeter.SILENCE_DBFS;
+    }
+
+    /** The level over the last {@value #SHORT_MILLIS} ms or so, dBFS. */
+    public double shortTermDbfs() {
+        return shortEnergy > 0 ? Math.max(LevelMeter.SILENCE_DBFS, 10 * Math.log10(shortEnergy)) : LevelMeter.SILENCE_DBFS;
+    }
+
+    /**
+     * How far the short-term level stands above the floor, dB; infinite while the floor has less than
+     * {@value #MIN_HISTORY_MILLIS} ms of history (speech at the very start stands out of nothing yet known).
+     */
+    public double aboveFloorDb() {
+        return totalMillis < MIN_HISTORY_MILLIS ? Double.POSITIVE_INFINITY : shortTermDbfs() - floorDbfs();
+    }
+
+    private static int bin(double levelDbfs) {
+        double clamped = Math.max(LevelMeter.SILENCE_DBFS, Math.min(0, levelDbfs));
+        return (int) Math.round((clamped - LevelMeter.SILENCE_DBFS) / BIN_DB);
+    }
+}

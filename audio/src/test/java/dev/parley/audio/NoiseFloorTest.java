@@ -1,0 +1,70 @@
+package dev.parley.audio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class NoiseFloorTest {
+    @Test
+    void aVoiceStandsOutOfASteadyBedWithinASyllable() {
+        NoiseFloor f = new NoiseFloor(6000);
+        for (int i = 0; i < 300; i++) {
+            f.add(-40, 20, true);
+        }
+        assertEquals(-40, f.floorDbfs(), 0.5);
+        assertEquals(0, f.aboveFloorDb(), 0.5);
+        int millis = 0;
+        while (f.aboveFloorDb() < 6) {
+            f.add(-28, 20, true);
+            millis += 20;
+        }
+        assertTrue(millis <= 120, "a voice 12 dB above the bed stood out after " + millis + " ms");
+        assertEquals(-40, f.floorDbfs(), 0.5, "a syllable does not move the median");
+    }
+
+    @Test
+    void aFluctuatingBedSitsAtItsMedianAndRarelyStandsOut() {
+        NoiseFloor f = new NoiseFloor(6000);
+        Random r = new Random(5);
+        int standing = 0;
+        int frames = 0;
+        for (int i = 0; i < 1000; i++) {
+            f.add(-38 + 4 * r.nextGaussian(), 20, true);     // babble: +-4 dB frame to frame
+            if (i >= 100) {
+                frames++;
+                standing += f.aboveFloorDb() >= 6 ? 1 : 0;
+            }
+        }
+        assertEquals(-38, f.floorDbfs(), 1.0);
+        assertTrue(standing < frames / 50, standing + " of " + frames + " frames of babble stood out");
+    }
+
+    @Test
+    void theUsersOwnTurnsDoNotRaiseTheFloorAndNothingGatesBeforeASecondOfHistory() {
+        NoiseFloor f = new NoiseFloor(6000);
+        f.add(-50, 500, true);
+        assertEquals(Double.POSITIVE_INFINITY, f.aboveFloorDb(), "half a second known: nothing gated yet");
+        f.add(-50, 600, true);
+        for (int i = 0; i < 500; i++) {
+            f.add(-20, 20, false);      // ten seconds of the user's turns
+        }
+        assertEquals(-50, f.floorDbfs(), 0.5);
+        assertTrue(f.aboveFloorDb() > 25, "the short-term level follows every frame: " + f.aboveFloorDb());
+    }
+
+    @Test
+    void theWindowForgetsAndFramesCountByDuration() {
+        NoiseFloor f = new NoiseFloor(2000);
+        f.add(-60, 1500, true);
+        f.add(-30, 400, true);
+        assertEquals(-60, f.floorDbfs(), 0.5, "1.5 s at -60 against 0.4 s at -30");
+        f.add(-30, 2500, true);
+        assertEquals(-30, f.floorDbfs(), 0.5, "the -60 dB stretch left the 2 s window");
+        f.add(-60, 100, true);
+        assertEquals(-30, f.floorDbfs(), 0.5, "only the last 2 s count: 100 ms at -60 against 2.5 s at -30");
+        assertThrows(IllegalArgumentException.class, () -> new NoiseFloor(0));
+    }
+}
