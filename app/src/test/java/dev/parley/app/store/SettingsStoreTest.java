@@ -60,7 +60,14 @@ class SettingsStoreTest {
         assertEquals(dev.parley.audio.frontend.NoiseSuppression.VERY_HIGH, voice.frontEnd().noiseSuppression());
         assertTrue(voice.halfDuplex());
         var e = assertThrows(IllegalArgumentException.class, () -> old.withVoiceFrontEnd("maybe", "off", false, "energy"));
-        assertTrue(e.getMessage().contains("on or off") && e.getMessage().contains("maybe"), e.getMessage());
+        assertTrue(e.getMessage().contains("on, aec3, off") && e.getMessage().contains("maybe"), e.getMessage());
+        AppSettings aec3 = old.withVoiceFrontEnd("AEC3", "off", false, "energy");
+        assertEquals("aec3", aec3.echoCancellation());
+        store.save(aec3);
+        assertEquals(dev.parley.audio.frontend.EchoCanceller.AEC3,
+                dev.parley.app.gui.voice.VoiceOptions.of(store.load()).frontEnd().echoCanceller());
+        assertEquals(dev.parley.audio.frontend.EchoCanceller.LINEAR,
+                dev.parley.app.gui.voice.VoiceOptions.of(old).frontEnd().echoCanceller(), "on is Parley's canceller");
     }
 
     @Test
