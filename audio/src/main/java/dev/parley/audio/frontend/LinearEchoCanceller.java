@@ -100,9 +100,6 @@ final class LinearEchoCanceller {
     private double dvar1;
     private double dvar2;
     private int constrainNext = 1;
-    private long blocks;
-    private long foregroundUpdates;
-    private long backgroundResets;
     private double micEnergy;
     private double outEnergy;
 
@@ -142,10 +139,6 @@ final class LinearEchoCanceller {
         specAverage = blockSeconds;
         beta0 = 2 * blockSeconds;
         betaMax = 0.5 * blockSeconds;
-    }
-
-    int partitions() {
-        return partitions;
     }
 
     /** How many samples later than its input the output comes out. */
@@ -257,7 +250,6 @@ final class LinearEchoCanceller {
             micEnergy = 0.98 * micEnergy + micBlock;
             outEnergy = 0.98 * outEnergy + outBlock;
         }
-        blocks++;
     }
 
     /**
@@ -282,7 +274,6 @@ final class LinearEchoCanceller {
                 eFg[i] = (1 - w) * eFg[i] + w * eBg[i];
             }
             davg1 = davg2 = dvar1 = dvar2 = 0;
-            foregroundUpdates++;
             return;
         }
         boolean reset = -gain * Math.abs(gain) > 4 * sff * dbf
@@ -293,7 +284,6 @@ final class LinearEchoCanceller {
             System.arraycopy(eFg, 0, eBg, 0, BLOCK);
             System.arraycopy(yFg, 0, yBg, 0, BLOCK);
             davg1 = davg2 = dvar1 = dvar2 = 0;
-            backgroundResets++;
         }
     }
 
@@ -410,15 +400,6 @@ final class LinearEchoCanceller {
         return 10 * Math.log10((micEnergy + 1e-12) / (outEnergy + 1e-12));
     }
 
-    /** The share of the echo estimate still in the error (the leak estimate), for residual suppression. */
-    double leak() {
-        return leak;
-    }
-
-    boolean adapted() {
-        return adapted;
-    }
-
     /** Where the foreground filter's strongest tap is, ms: the echo path's delay. */
     int delayMillis(int sampleRate) {
         double best = -1;
@@ -435,14 +416,6 @@ final class LinearEchoCanceller {
             }
         }
         return (int) Math.round(1000.0 * at / sampleRate);
-    }
-
-    long foregroundUpdates() {
-        return foregroundUpdates;
-    }
-
-    long backgroundResets() {
-        return backgroundResets;
     }
 
     /** The echo estimate of the filter {@code (wr, wi)} for the current block, into {@code y}. */

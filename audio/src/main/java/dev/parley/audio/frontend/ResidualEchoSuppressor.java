@@ -35,7 +35,6 @@ final class ResidualEchoSuppressor {
     private final double[] im = new double[N];
     private final double[] echoRe = new double[N];
     private final double[] echoIm = new double[N];
-    private double meanGain = 1;
 
     ResidualEchoSuppressor() {
         for (int i = 0; i < N; i++) {
@@ -61,13 +60,11 @@ final class ResidualEchoSuppressor {
         Arrays.fill(echoIm, 0);
         fft.forward(re, im);
         fft.forward(echoRe, echoIm);
-        double gains = 0;
         for (int k = 0; k < BINS; k++) {
             double y = echoRe[k] * echoRe[k] + echoIm[k] * echoIm[k];
             residual[k] = Math.max(OVERESTIMATE * leak * y, TAIL_DECAY * residual[k]);
             double e = re[k] * re[k] + im[k] * im[k];
             double g = e > 0 ? Math.max(MIN_GAIN, 1 - residual[k] / e) : 1;
-            gains += g;
             re[k] *= g;
             im[k] *= g;
             if (k > 0 && k < HOP) {
@@ -77,16 +74,10 @@ final class ResidualEchoSuppressor {
         }
         im[0] = 0;
         im[HOP] = 0;
-        meanGain = gains / BINS;
         fft.inverse(re, im);
         for (int i = 0; i < HOP; i++) {
             out[i] = overlap[i] + re[i] * window[i];
             overlap[i] = re[HOP + i] * window[HOP + i];
         }
-    }
-
-    /** The mean gain over the bins of the last block (1: nothing suppressed). */
-    double meanGain() {
-        return meanGain;
     }
 }
