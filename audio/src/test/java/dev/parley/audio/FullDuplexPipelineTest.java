@@ -185,6 +185,41 @@ class FullDuplexPipelineTest {
                 REPLY.toLowerCase(java.util.Locale.ROOT).split("[^a-z']+")))).isEmpty(), user.userTurns().toString());
     }
 
+    /**
+     * A bed of other voices in the room, 10 dB below the user, for 8 s of the reply (the Silero VAD hears speech in
+     * it, the fixture recognizer words): the reply is neither stopped nor made into a turn.
+     */
+    @Test
+    void aBedOfVoicesDuringTheReplyDoesNotStopIt() throws Exception {
+        dev.parley.audio.vad.SileroModelFile.require();
+        short[] question = wav("espeak-ng/03-what-time-is-it");
+        float[] bed = dev.parley.audio.room.NoiseBeds.make(dev.parley.audio.room.NoiseBed.BABBLE, 8, 11,
+                dev.parley.audio.room.RoomAssets.snippets(voices()));
+        short[] babble = new short[bed.length];
+        for (int i = 0; i < bed.length; i++) {
+            babble[i] = clip(bed[i] * 32768);
+        }
+        double gain = SyntheticRoom.rms(question, 0, question.length) / SyntheticRoom.rms(babble, 0, babble.length)
+                * Math.pow(10, -10 / 20.0);
+        Run r = run(babble, 3000, gain, 22, true);
+        assertEquals(List.of("what time is it"), r.userTurns());
+        assertTrue(r.bargeIns().isEmpty(), "the voices stopped the reply: " + r.bargeIns());
+        Exchange e = r.history().getFirst();
+        assertFalse(e.interrupted(), e.toString());
+        assertEquals(SENTENCES, e.spoken().size(), "every sentence of the reply was played: " + e.spoken());
+    }
+
+    /** The fixture's recordings, the voices a bed is made of. */
+    private static List<java.nio.file.Path> voices() throws java.io.IOException {
+        List<java.nio.file.Path> out = new java.util.ArrayList<>();
+        for (String group : List.of("marytts", "espeak-ng", "out-of-grammar", "human-cards")) {
+            try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(SharedFixtures.require("vosk/wav/" + group))) {
+                s.filter(p -> p.toString().endsWith(".wav")).sorted().forEach(out::add);
+            }
+        }
+        return out;
+    }
+
     private static dev.parley.audio.vad.VoiceActivityDetector sileroVad() {
         dev.parley.audio.vad.VoiceActivityDetector v = new dev.parley.audio.vad.VadFactory(m -> {
             throw new AssertionError("the Silero VAD did not open: " + m);

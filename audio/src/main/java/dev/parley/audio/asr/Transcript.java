@@ -22,18 +22,25 @@ public sealed interface Transcript permits Transcript.Partial, Transcript.Final 
     }
 
     /**
-     * The final text of one utterance, and {@code sure}: only the words the recognizer is sure of (all of them
-     * where it gives no confidences). The voice loop takes the sure words for what it hears over its own reply.
+     * The final text of one utterance; {@code sure}: only the words the recognizer is sure of, and {@code certain}:
+     * those it has next to no doubt of (all of them where it gives no confidences). The voice loop takes the sure
+     * words for what it hears over its own reply, and asks a single word of its user's there to be certain.
      */
-    record Final(String text, String sure) implements Transcript {
+    record Final(String text, String sure, String certain) implements Transcript {
         public Final {
             text = text == null ? "" : text.strip();
             sure = sure == null ? text : sure.strip();
+            certain = certain == null ? sure : certain.strip();
         }
 
-        /** A result whose words are all sure. */
+        /** A result whose sure words are all certain. */
+        public Final(String text, String sure) {
+            this(text, sure, null);
+        }
+
+        /** A result whose words are all certain. */
         public Final(String text) {
-            this(text, null);
+            this(text, null, null);
         }
     }
 }

@@ -117,7 +117,10 @@ public final class VoskRecognizer implements SpeechRecognizer {
      * into a word). The voice loop drops such words from what it hears over its reply (see {@link #finalResult}).
      */
     static final double MIN_WORD_CONFIDENCE = 0.5;
-    /** A final result of one word needs this confidence: alone, noise comes out as one short word ("one", "no"). */
+    /**
+     * A final result of one word needs this confidence: alone, noise comes out as one short word ("one", "no"). The
+     * words at this confidence and above are {@link Transcript.Final#certain()}.
+     */
     static final double MIN_SINGLE_WORD_CONFIDENCE = 0.9;
 
     /**
@@ -136,6 +139,7 @@ public final class VoskRecognizer implements SpeechRecognizer {
             return new Transcript.Final(text);
         }
         List<String> kept = new ArrayList<>();
+        List<String> certain = new ArrayList<>();
         for (JsonNode w : words) {
             JsonNode word = w.get("word");
             JsonNode conf = w.get("conf");
@@ -145,9 +149,12 @@ public final class VoskRecognizer implements SpeechRecognizer {
             if (conf.asDouble() >= MIN_WORD_CONFIDENCE) {
                 kept.add(word.asText());
             }
+            if (conf.asDouble() >= MIN_SINGLE_WORD_CONFIDENCE) {
+                certain.add(word.asText());
+            }
         }
         boolean doubtedAlone = words.size() == 1 && words.get(0).get("conf").asDouble() < MIN_SINGLE_WORD_CONFIDENCE;
-        return new Transcript.Final(text, doubtedAlone ? "" : String.join(" ", kept));
+        return new Transcript.Final(text, doubtedAlone ? "" : String.join(" ", kept), String.join(" ", certain));
     }
 
     private final class VoskStream implements RecognitionStream {

@@ -45,6 +45,17 @@ class CredibleTextTest {
     }
 
     @Test
+    void theCertainWordsAreThoseOfNextToNoDoubt() throws IOException {
+        String json = "{ \"result\" : [{ \"conf\" : 0.51, \"word\" : \"who\" }, { \"conf\" : 0.68, \"word\" : \"are\" },"
+                + " { \"conf\" : 0.95, \"word\" : \"you\" }], \"text\" : \"who are you\" }";
+        Transcript.Final f = VoskRecognizer.finalResult(json);
+        assertEquals("who are you", f.sure());
+        assertEquals("you", f.certain());
+        assertEquals("hello", new Transcript.Final("hello").certain(), "without confidences every word is certain");
+        assertEquals("set a timer", new Transcript.Final("set a timer", "set a timer").certain());
+    }
+
+    @Test
     void resultsWithoutWordDetailsAndEmptyOnesPassAsTheyAre() throws IOException {
         assertEquals("", sure("{ \"text\" : \"\" }"));
         assertEquals("hello", sure("{ \"text\" : \"hello\" }"));
