@@ -278,7 +278,7 @@ final class ListenLoop implements Runnable {
             if (overReply) {
                 // what came before the user's onset is what is left of Parley's own voice: fed, the grammar-limited
                 // recognizer made words of it with a cough ("who are you" from the residue of "how are you")
-                trimPreRoll(nearEndMillis + OVER_REPLY_ONSET_MILLIS);
+                trimPreRoll(samples(nearEndMillis + OVER_REPLY_ONSET_MILLIS, frame.sampleRate()));
             }
             feedPreRoll();
         } else if (vad.inSpeech()) {
@@ -312,7 +312,7 @@ final class ListenLoop implements Runnable {
             boolean unbroken = vad.inSpeech();
             Transcript.Final last = asr.finish();
             String text = (sureSegments + " " + last.sure()).strip();
-            if (unbroken ? userWords(text, host.echoWords()).split(" ").length >= 2
+            if (unbroken ? userWordCount(text, host.echoWords()) >= 2
                     : userSpoke(text, certainSegments + " " + last.certain(), host.echoWords())) {
                 holding = false;
                 host.bargeIn();
@@ -379,7 +379,12 @@ final class ListenLoop implements Runnable {
      * "who are you" at 0.51, 0.68 and 0.87 over Parley's "how are you", one doubted word beside the echo's.
      */
     static boolean userSpoke(String sure, String certain, Set<String> echo) {
-        return userWords(sure, echo).split(" ").length >= 2 || !userWords(certain, echo).isEmpty();
+        return userWordCount(sure, echo) >= 2 || userWordCount(certain, echo) >= 1;
+    }
+
+    private static int userWordCount(String text, Set<String> echo) {
+        String words = userWords(text, echo);
+        return words.isEmpty() ? 0 : words.split(" ").length;
     }
 
     /** The words of {@code text} that are neither [unk] nor in {@code echo}. */
@@ -393,17 +398,15 @@ final class ListenLoop implements Runnable {
         return sb.toString();
     }
 
-    /** Drops the pre-roll's oldest frames until it holds at most {@code millis} (and at least its newest frame). */
-    private void trimPreRoll(double millis) {
-        double held = 0;
-        for (PcmAudio f : preRoll) {
-            held += f.durationMillis();
+    /** Drops the pre-roll's oldest frames while the rest would still hold {@code max} samples (it keeps one frame). */
+    private void trimPreRoll(long max) {
+        while (preRoll.size() > 1 && preRollSamples - preRoll.peekFirst().length() >= max) {
+            preRollSamples -= preRoll.removeFirst().length();
         }
-        while (preRoll.size() > 1 && held - preRoll.peekFirst().durationMillis() >= millis) {
-            PcmAudio first = preRoll.removeFirst();
-            held -= first.durationMillis();
-            preRollSamples -= first.length();
-        }
+    }
+
+    private static long samples(double millis, int sampleRate) {
+        return (long) (millis * sampleRate / 1000);
     }
 
     /** Feeds the recognizer what the pre-roll holds, oldest first, and empties it. */
@@ -418,10 +421,7 @@ final class ListenLoop implements Runnable {
     private void keepPreRoll(PcmAudio frame) {
         preRoll.addLast(frame);
         preRollSamples += frame.length();
-        long max = (long) settings.preRollMillis() * frame.sampleRate() / 1000;
-        while (preRollSamples - preRoll.peekFirst().length() >= max && preRoll.size() > 1) {
-            preRollSamples -= preRoll.removeFirst().length();
-        }
+        trimPreRoll(samples(settings.preRollMillis(), frame.sampleRate()));
     }
 
     private void feed(PcmAudio frame) throws IOException {

@@ -194,7 +194,7 @@ class FullDuplexPipelineTest {
         dev.parley.audio.vad.SileroModelFile.require();
         short[] question = wav("espeak-ng/03-what-time-is-it");
         float[] bed = dev.parley.audio.room.NoiseBeds.make(dev.parley.audio.room.NoiseBed.BABBLE, 8, 11,
-                dev.parley.audio.room.RoomAssets.snippets(voices()));
+                dev.parley.audio.room.RoomAssets.snippets(SharedFixtures.voskRecordings()));
         short[] babble = new short[bed.length];
         for (int i = 0; i < bed.length; i++) {
             babble[i] = clip(bed[i] * 32768);
@@ -207,17 +207,6 @@ class FullDuplexPipelineTest {
         Exchange e = r.history().getFirst();
         assertFalse(e.interrupted(), e.toString());
         assertEquals(SENTENCES, e.spoken().size(), "every sentence of the reply was played: " + e.spoken());
-    }
-
-    /** The fixture's recordings, the voices a bed is made of. */
-    private static List<java.nio.file.Path> voices() throws java.io.IOException {
-        List<java.nio.file.Path> out = new java.util.ArrayList<>();
-        for (String group : List.of("marytts", "espeak-ng", "out-of-grammar", "human-cards")) {
-            try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(SharedFixtures.require("vosk/wav/" + group))) {
-                s.filter(p -> p.toString().endsWith(".wav")).sorted().forEach(out::add);
-            }
-        }
-        return out;
     }
 
     private static dev.parley.audio.vad.VoiceActivityDetector sileroVad() {

@@ -2,8 +2,12 @@ package dev.parley.audio;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Finds {@code ../shared/fixtures} beside the checkout (or {@code -Dparley.shared=DIR}). Tests that
@@ -36,5 +40,17 @@ public final class SharedFixtures {
         Path p = shared.resolve("fixtures").resolve(relative);
         assumeTrue(Files.exists(p), "skipped: fixture " + p + " is absent");
         return p;
+    }
+
+    /** Every recording of {@code fixtures/vosk/wav} (its four groups, each in name order); skips when absent. */
+    public static List<Path> voskRecordings() throws IOException {
+        Path wav = require("vosk/wav");
+        List<Path> out = new ArrayList<>();
+        for (String group : List.of("marytts", "espeak-ng", "out-of-grammar", "human-cards")) {
+            try (Stream<Path> s = Files.list(wav.resolve(group))) {
+                s.filter(p -> p.toString().endsWith(".wav")).sorted().forEach(out::add);
+            }
+        }
+        return out;
     }
 }

@@ -198,13 +198,16 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
         return new PcmAudio(result, SAMPLE_RATE);
     }
 
-    /** With Parley's canceller, the frames of playback before the canceller may count as converged (0.3 s). */
+    /** Frames of playback (10 ms) before AEC3 may count as converged. */
+    static final int AEC3_CONVERGENCE_FRAMES = 100;
+    /** The same for Parley's canceller. */
     static final int LINEAR_CONVERGENCE_FRAMES = 30;
 
     /**
-     * Frames with playback above -50 dBFS count towards convergence: 10 dB removed over at least a second of playback
-     * with AEC3, {@value #LINEAR_CONVERGENCE_FRAMES} frames with Parley's canceller, whose suppressor takes the echo
-     * down from its first estimates (docs/audio.md): held a second, the first reply was deaf to a barge-in.
+     * Frames with playback above -50 dBFS count towards convergence: 10 dB removed over at least
+     * {@value #AEC3_CONVERGENCE_FRAMES} frames of playback with AEC3, {@value #LINEAR_CONVERGENCE_FRAMES} with Parley's
+     * canceller, whose suppressor takes the echo down from its first estimates (docs/audio.md): held a second, the
+     * first reply was deaf to a barge-in.
      */
     private void noteConvergence(short[] captured, short[] cleaned, int offset) {
         if (converged || LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES) < -50) {
@@ -219,7 +222,8 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
         playingIn = 0.98 * playingIn + in;      // about the last half second
         playingOut = 0.98 * playingOut + out;
         playingFrames++;
-        if (playingFrames >= (linear != null ? LINEAR_CONVERGENCE_FRAMES : 100) && playingIn > 0 && playingIn >= 10 * Math.max(playingOut, 1)) {
+        int needed = linear != null ? LINEAR_CONVERGENCE_FRAMES : AEC3_CONVERGENCE_FRAMES;
+        if (playingFrames >= needed && playingIn > 0 && playingIn >= 10 * Math.max(playingOut, 1)) {
             converged = true;
             LOG.log(System.Logger.Level.DEBUG, "echo canceller converged after " + playingFrames + " frames of playback");
         }

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,14 +35,7 @@ class SileroVadTest {
     }
 
     static List<Path> speechFiles() throws IOException {
-        Path wav = SharedFixtures.require("vosk/wav");
-        List<Path> out = new ArrayList<>();
-        for (String group : List.of("marytts", "espeak-ng", "out-of-grammar", "human-cards")) {
-            try (Stream<Path> s = Files.list(wav.resolve(group))) {
-                s.filter(p -> p.toString().endsWith(".wav")).sorted().forEach(out::add);
-            }
-        }
-        return out;
+        return SharedFixtures.voskRecordings();
     }
 
     static PcmAudio padded(Path wav) throws IOException {
