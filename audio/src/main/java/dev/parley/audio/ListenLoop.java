@@ -104,6 +104,8 @@ final class ListenLoop implements Runnable {
      * until the VAD hears the speech stop.
      */
     private boolean unbrokenRoom;
+    /** How loud the user's voice is (from their turns while Parley was silent): over a reply, quieter is the room. */
+    private final UserVoice userVoice = new UserVoice(USER_VOICE_MARGIN_DB);
     /** The VAD heard speech start while Parley was silent, but it has not yet stood out of the quiet room's level. */
     private boolean speechPending;
 
@@ -291,12 +293,27 @@ final class ListenLoop implements Runnable {
         }
         if (holding) {
             holdMillis += frame.durationMillis();
-            if (userSpoke(sureSegments.toString(), certainSegments.toString(), host.echoWords())) {
+            if (holdMillis >= ECHO_CLEARED_MILLIS && voiced && vad.inSpeech()) {
+                // the reply has gone quiet in the room: what the VAD hears now is someone in it, not the echo's rest
+                userVoice.heardOverHeldReply(floor.shortTermDbfs(), frame.durationMillis());
+            }
+            if (userVoice.heldMillis() >= HELD_JUDGED_MILLIS && !userVoice.heldIsTheUser()) {
+                // a second of speech well below the user's own level: someone else in the room, not a barge-in
+                boolean unbroken = vad.inSpeech();
+                falseInterruption();
+                unbrokenRoom = unbroken;
+                return;
+            }
+            if (userSpoke(sureSegments.toString(), certainSegments.toString(), host.echoWords())
+                    && userVoice.heldIsTheUser()) {
                 holding = false;
                 host.bargeIn();         // confirmed: the utterance goes on as the next turn
             }
         }
         if (voiced && vad.inSpeech()) {
+            if (heardSpeech && !overReply) {
+                userVoice.heard(floor.shortTermDbfs(), frame.durationMillis());
+            }
             lastVoiced = now;
             silenceMillis = 0;
             if (tentativeSent) {
@@ -312,8 +329,9 @@ final class ListenLoop implements Runnable {
             boolean unbroken = vad.inSpeech();
             Transcript.Final last = asr.finish();
             String text = (sureSegments + " " + last.sure()).strip();
-            if (unbroken ? userWordCount(text, host.echoWords()) >= 2
-                    : userSpoke(text, certainSegments + " " + last.certain(), host.echoWords())) {
+            boolean words = unbroken ? userWordCount(text, host.echoWords()) >= 2
+                    : userSpoke(text, certainSegments + " " + last.certain(), host.echoWords());
+            if (words && userVoice.heldIsTheUser()) {
                 holding = false;
                 host.bargeIn();
                 long stamp = System.nanoTime();
@@ -348,6 +366,24 @@ final class ListenLoop implements Runnable {
      * reply's residue included) left questions unanswered ("hello", "thank you" in the living room).
      */
     static final double ABOVE_FLOOR_DB = 6;
+
+    /**
+     * Full duplex: speech over a held reply whose median short-term level is more than this below the user's voice
+     * (the same median over their turns, {@link UserVoice}) is someone else in the room: its words stop nothing.
+     */
+    static final double USER_VOICE_MARGIN_DB = 6;
+
+    /**
+     * Full duplex: how long after the reply is held the room holds none of it (the line's {@value
+     * dev.parley.audio.playback.SpeakerSink#LEAD_MILLIS} ms lead, the device's latency, the tail the canceller leaves).
+     * Only speech heard after that confirms a barge-in: measured, a stretch of the echo the canceller let through
+     * (echo as loud as the user) held the reply, fell silent 160 ms later with the playback, and the fixture recognizer
+     * had made "who are you" of it.
+     */
+    static final double ECHO_CLEARED_MILLIS = 300;
+
+    /** Full duplex: after this much voiced speech over a held reply, speech too quiet to be the user's resumes it. */
+    static final double HELD_JUDGED_MILLIS = 1000;
 
     /** Full duplex: a frame whose level the front end cut by less than this is the user's voice, not echo. */
     static final double NEAR_END_MAX_REDUCTION_DB = 6;
@@ -454,6 +490,9 @@ final class ListenLoop implements Runnable {
         // over a reply only the words the recognizer is sure of count: the rest is noise or echo made into words
         String text = overReply ? (sureSegments + " " + last.sure()).strip() : (segments + " " + last.text()).strip();
         boolean echo = overReply && userWords(text, host.echoWords()).isEmpty();
+        if (!echo) {
+            userVoice.accepted();
+        }
         resetUtterance();
         if (echo) {
             return;         // begun over a reply and made only of Parley's own words: its echo, not a turn
@@ -462,6 +501,7 @@ final class ListenLoop implements Runnable {
     }
 
     private void resetUtterance() {
+        userVoice.dropped();
         asr.reset();
         segments.setLength(0);
         sureSegments.setLength(0);

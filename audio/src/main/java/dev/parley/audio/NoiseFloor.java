@@ -72,6 +72,11 @@ public final class NoiseFloor {
         return LevelMeter.SILENCE_DBFS;
     }
 
+    /** How much history the window holds, ms (at most about the window). */
+    public double historyMillis() {
+        return totalMillis;
+    }
+
     /** The level over the last {@value #SHORT_MILLIS} ms or so, dBFS. */
     public double shortTermDbfs() {
         return shortEnergy > 0 ? Math.max(LevelMeter.SILENCE_DBFS, 10 * Math.log10(shortEnergy)) : LevelMeter.SILENCE_DBFS;

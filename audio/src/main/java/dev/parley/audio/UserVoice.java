@@ -1,0 +1,92 @@
+package dev.parley.audio;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How loud the user's own voice is at the microphone, and whether speech heard over a held reply is as loud: the
+ * median short-term level of the voiced frames of their last turns begun while Parley was silent, against the same
+ * median over what the held reply let through. The person at the laptop speaks at about one level; a bed of voices
+ * across the room does not reach it. Measured in {@code FullDuplexPipelineTest} (a bed of eight voices 10 dB below
+ * the user by RMS, Silero VAD): over the held reply the bed's median sat 11-12 dB below the user's, a barge-in within
+ * 1 dB of it, and the fixture recognizer heard "what is your name" for sure in the bed, which stopped the reply.
+ *
+ * <p>Frames of the utterance being heard count only once it is taken as the user's turn ({@link #accepted}); one
+ * dropped (echo, a cough) leaves the level as it was. Not thread-safe: the listen loop's thread uses it.
+ */
+final class UserVoice {
+    /** The user's level is the median of about this much of their voiced speech, the latest. */
+    static final int WINDOW_MILLIS = 10_000;
+    /** Before this much voiced speech of the user's is known the level judges nothing. */
+    static final double MIN_KNOWN_MILLIS = 500;
+    /** Speech over a held reply is the user's only once this much of it was voiced (and as loud as theirs). */
+    static final double MIN_HELD_MILLIS = 60;
+
+    private final NoiseFloor levels = new NoiseFloor(WINDOW_MILLIS);
+    private final List<double[]> pending = new ArrayList<>();
+    private NoiseFloor held = new NoiseFloor(Integer.MAX_VALUE);
+    private final double marginDb;
+
+    /** @param marginDb how far below the user's level speech over a reply may be and still be taken for theirs */
+    UserVoice(double marginDb) {
+        if (!(marginDb > 0)) {
+            throw new IllegalArgumentException("expected a positive margin in dB but found " + marginDb);
+        }
+        this.marginDb = marginDb;
+    }
+
+    /** A voiced frame of an utterance begun while Parley was silent: its short-term level, dBFS, and length, ms. */
+    void heard(double levelDbfs, double millis) {
+        pending.add(new double[] {levelDbfs, millis});
+    }
+
+    /** A voiced frame heard while a reply is held for the speech over it: its short-term level and length. */
+    void heardOverHeldReply(double levelDbfs, double millis) {
+        held.add(levelDbfs, millis, true);
+    }
+
+    /** The utterance heard since the last call is the user's turn: its voiced frames count towards their level. */
+    void accepted() {
+        for (double[] f : pending) {
+            levels.add(f[0], f[1], true);
+        }
+        dropped();
+    }
+
+    /** The utterance heard since the last call was not the user's, or is over: nothing of it counts. */
+    void dropped() {
+        pending.clear();
+        if (held.historyMillis() > 0) {
+            held = new NoiseFloor(Integer.MAX_VALUE);
+        }
+    }
+
+    /** Whether enough of the user's voice is known for {@link #levelDbfs} to mean anything. */
+    boolean known() {
+        return levels.historyMillis() >= MIN_KNOWN_MILLIS;
+    }
+
+    /** The median short-term level of the user's voiced speech, dBFS ({@link LevelMeter#SILENCE_DBFS} before any). */
+    double levelDbfs() {
+        return levels.floorDbfs();
+    }
+
+    /** The median short-term level of the voiced speech over the held reply, dBFS. */
+    double heldLevelDbfs() {
+        return held.floorDbfs();
+    }
+
+    /** How much voiced speech was heard over the held reply, ms. */
+    double heldMillis() {
+        return held.historyMillis();
+    }
+
+    /**
+     * Whether the speech over the held reply is the user's, as far as its level tells: at least {@value
+     * #MIN_HELD_MILLIS} ms of it was voiced, and its median level is no more than the margin below the user's (or the
+     * user's level is not known yet).
+     */
+    boolean heldIsTheUser() {
+        return heldMillis() >= MIN_HELD_MILLIS && (!known() || heldLevelDbfs() >= levelDbfs() - marginDb);
+    }
+}

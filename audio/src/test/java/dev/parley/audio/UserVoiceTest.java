@@ -1,0 +1,84 @@
+package dev.parley.audio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class UserVoiceTest {
+    private static final double FRAME = 20;
+
+    /** {@code millis} of voiced frames at {@code dbfs}, taken as the user's turn. */
+    private static void turn(UserVoice v, double dbfs, double millis) {
+        for (double t = 0; t < millis; t += FRAME) {
+            v.heard(dbfs, FRAME);
+        }
+        v.accepted();
+    }
+
+    private static void held(UserVoice v, double dbfs, double millis) {
+        for (double t = 0; t < millis; t += FRAME) {
+            v.heardOverHeldReply(dbfs, FRAME);
+        }
+    }
+
+    @Test
+    void speechOverTheReplyWellBelowTheUsersLevelIsNotTheirs() {
+        UserVoice v = new UserVoice(6);
+        turn(v, -22, 1200);
+        assertTrue(v.known());
+        assertEquals(-22, v.levelDbfs(), 0.5);
+        held(v, -32, 1000);
+        assertFalse(v.heldIsTheUser(), "a bed 10 dB below the user");
+        v.dropped();
+        held(v, -26, 400);
+        assertTrue(v.heldIsTheUser(), "4 dB below the user is within the margin");
+        v.dropped();
+        held(v, -19, 400);
+        assertTrue(v.heldIsTheUser(), "louder than the user (their voice over what is left of the echo)");
+    }
+
+    @Test
+    void nothingHeardOverTheHeldReplyIsNotTheUserEvenWhenTheirLevelIsUnknown() {
+        UserVoice v = new UserVoice(6);
+        assertFalse(v.known());
+        assertFalse(v.heldIsTheUser(), "no voiced speech after the reply went quiet");
+        held(v, -60, 40);
+        assertFalse(v.heldIsTheUser(), "40 ms is less than the minimum");
+        held(v, -60, 40);
+        assertTrue(v.heldIsTheUser(), "any level while the user's is not known");
+    }
+
+    @Test
+    void aDroppedUtteranceLeavesTheLevelAsItWas() {
+        UserVoice v = new UserVoice(6);
+        turn(v, -22, 1000);
+        for (int i = 0; i < 100; i++) {
+            v.heard(-45, FRAME);      // a cough or the echo: dropped, not the user's turn
+        }
+        v.dropped();
+        assertEquals(-22, v.levelDbfs(), 0.5);
+        held(v, -24, 200);
+        v.accepted();                 // frames over a held reply never teach the user's level
+        assertEquals(-22, v.levelDbfs(), 0.5);
+        assertEquals(0, v.heldMillis());
+    }
+
+    @Test
+    void theLevelFollowsTheLatestTurns() {
+        UserVoice v = new UserVoice(6);
+        turn(v, -20, 3000);
+        turn(v, -32, UserVoice.WINDOW_MILLIS);      // the user stepped back: only their latest speech counts
+        assertEquals(-32, v.levelDbfs(), 0.5);
+        held(v, -36, 1000);
+        assertTrue(v.heldIsTheUser());
+    }
+
+    @Test
+    void aMarginMustBePositive() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new UserVoice(0));
+        assertEquals("expected a positive margin in dB but found 0.0", e.getMessage());
+    }
+}
