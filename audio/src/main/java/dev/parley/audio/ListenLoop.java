@@ -25,7 +25,9 @@ import java.util.Set;
  * segment inside the utterance, or the final result once the speech pauses for the false-interruption silence.
  * No such word resumes the reply (a cough, a knock: live partials are not trusted, since the grammar-limited
  * recognizer gave "hello" for seconds of cough noise and an empty final). An utterance begun over a reply whose words
- * are all Parley's own is dropped as echo.
+ * are all Parley's own is dropped as echo. Words confirm only when heard once the reply is quiet in the room, and
+ * only from speech about as loud as the user's own turns ({@link UserVoice}): a bed of voices across the room gives
+ * the recognizer words too.
  *
  * <p>Within a turn, the frames after the VAD's end of speech are held back from the recognizer (in the pre-roll) and
  * fed only when speech starts again: fed the noise after the last word, the recognizer made words of it.
@@ -299,9 +301,7 @@ final class ListenLoop implements Runnable {
             }
             if (userVoice.heldMillis() >= HELD_JUDGED_MILLIS && !userVoice.heldIsTheUser()) {
                 // a second of speech well below the user's own level: someone else in the room, not a barge-in
-                boolean unbroken = vad.inSpeech();
-                falseInterruption();
-                unbrokenRoom = unbroken;
+                falseInterruption(vad.inSpeech());
                 return;
             }
             if (userSpoke(sureSegments.toString(), certainSegments.toString(), host.echoWords())
@@ -339,10 +339,7 @@ final class ListenLoop implements Runnable {
                 host.userTurn(new Transcript.Final(text), lastVoiced >= 0 ? lastVoiced : now, stamp);
                 return;
             }
-            falseInterruption();
-            // speech that ran the whole hold without a pause and brought no words is the room (a bed of voices),
-            // not the user: no new hold until the VAD hears it stop
-            unbrokenRoom = unbroken;
+            falseInterruption(unbroken);
             return;
         }
         if (holding) {
@@ -402,11 +399,17 @@ final class ListenLoop implements Runnable {
      */
     static final int MAX_HOLD_MILLIS = 4000;
 
-    /** No words of the user's own over the reply: a cough, a knock, what is left of the echo. The reply plays on. */
-    private void falseInterruption() {
+    /**
+     * No words of the user's own over the reply (a cough, a knock, what is left of the echo) or speech too quiet to be
+     * theirs: the reply plays on. {@code unbroken}: the speech is still going on. Speech that ran the whole hold without a pause and brought no
+     * words, or that is too quiet to be the user's, is the room (a bed of voices), not the user: nothing holds the
+     * reply again until the VAD hears it stop.
+     */
+    private void falseInterruption(boolean unbroken) {
         holding = false;
         resetUtterance();
         host.resumeReply();
+        unbrokenRoom = unbroken;
     }
 
     /**

@@ -8,8 +8,8 @@ import java.util.List;
  * median short-term level of the voiced frames of their last turns begun while Parley was silent, against the same
  * median over what the held reply let through. The person at the laptop speaks at about one level; a bed of voices
  * across the room does not reach it. Measured in {@code FullDuplexPipelineTest} (a bed of eight voices 10 dB below
- * the user by RMS, Silero VAD): over the held reply the bed's median sat 11-12 dB below the user's, a barge-in within
- * 1 dB of it, and the fixture recognizer heard "what is your name" for sure in the bed, which stopped the reply.
+ * the user by RMS, Silero VAD): over the held reply the bed's median sat 9-11 dB below the user's, a barge-in within
+ * 1-2 dB of it, and the fixture recognizer heard "what is your name" for sure in the bed, which stopped the reply.
  *
  * <p>Frames of the utterance being heard count only once it is taken as the user's turn ({@link #accepted}); one
  * dropped (echo, a cough) leaves the level as it was. Not thread-safe: the listen loop's thread uses it.
