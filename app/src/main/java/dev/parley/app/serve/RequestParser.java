@@ -140,7 +140,7 @@ final class RequestParser {
                     "invalid_value");
         }
         double topP = optionalNumber(root, "top_p", 1.0);
-        if (!(topP > 0 && topP <= 1)) {
+        if (!((float) topP > 0 && topP <= 1)) {      // the sampler takes a float: 1e-50 is 0 there
             throw ApiError.invalid("expected 'top_p' in (0, 1] but found " + topP, "top_p", "invalid_value");
         }
         JsonNode seedNode = root.get("seed");

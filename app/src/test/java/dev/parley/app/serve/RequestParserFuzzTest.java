@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 
 /**
  * Coverage-guided fuzzing of the HTTP API's request bodies (Jazzer; see docs/reliability.md): any
@@ -39,5 +41,14 @@ class RequestParserFuzzTest {
         } else {
             assertTrue(request.prompt() != null, "a completion request has a prompt");
         }
+    }
+
+    /** The fuzzer's finding (CI, 2026-12-02): a top_p above 0 as a double but 0 as the sampler's float. */
+    @Test
+    void aTopPThatIsZeroAsAFloatIsRefusedWithA400() {
+        byte[] body = "{\"prompt\":\"hi\",\"top_p\":1e-50}".getBytes(StandardCharsets.UTF_8);
+        ApiError e = org.junit.jupiter.api.Assertions.assertThrows(ApiError.class, () -> PARSER.parse(body, false));
+        assertEquals(400, e.status());
+        assertTrue(e.getMessage().contains("expected 'top_p' in (0, 1] but found 1.0E-50"), e.getMessage());
     }
 }
