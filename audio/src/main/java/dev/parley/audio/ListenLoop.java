@@ -382,7 +382,14 @@ final class ListenLoop implements Runnable {
     /** Full duplex: after this much voiced speech over a held reply, speech too quiet to be the user's resumes it. */
     static final double HELD_JUDGED_MILLIS = 1000;
 
-    /** Full duplex: a frame whose level the front end cut by less than this is the user's voice, not echo. */
+    /**
+     * Full duplex: a frame whose level the front end cut by less than this is the user's voice, not echo (the
+     * reduction is set against the capture of the same moment, {@link dev.parley.audio.frontend.FrontEndSource}).
+     * Measured at echo +6 dB: 10 dB (and no wait for the VAD's own minimum speech) held a barge-in about 100 ms
+     * sooner (offline, five rooms), but in the live kitchen (120 ms latency, RT60 0.65 s) it held on the echo's rest
+     * again and again and the recognizer made words of it: 6 self-interruptions in 3 trials (`bench duplex`, seed 4,
+     * SNR 20), against 1 with 6 dB.
+     */
     static final double NEAR_END_MAX_REDUCTION_DB = 6;
 
     /**

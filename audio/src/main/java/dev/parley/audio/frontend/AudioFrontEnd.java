@@ -47,6 +47,14 @@ public interface AudioFrontEnd extends PlaybackTap, AutoCloseable {
     /** The live figures. */
     FrontEndStats stats();
 
+    /**
+     * How many samples later than the captured audio its processed form comes out of {@link #process} (0 where
+     * nothing is held back): a processed sample stands for the captured one this many samples before it.
+     */
+    default int latencySamples() {
+        return 0;
+    }
+
     @Override
     void close();
 }

@@ -20,6 +20,9 @@ public final class FrontEndSource implements AudioSource {
     private record Cleaned(PcmAudio audio, double reductionDb) {
     }
 
+    /** Enough captured audio for a frame of up to 100 ms held back by up to 100 ms. */
+    private static final int CAPTURE_HISTORY_SAMPLES = AudioFrontEnd.SAMPLE_RATE / 5;
+
     private static final Cleaned END = new Cleaned(new PcmAudio(new short[0], AudioFrontEnd.SAMPLE_RATE), 0);
 
     private final AudioSource inner;
@@ -27,6 +30,8 @@ public final class FrontEndSource implements AudioSource {
     private final BlockingQueue<Cleaned> queue;
     private volatile double lastReduction;
     private final AtomicLong dropped = new AtomicLong();
+    /** The captured audio of late, to set each cleaned frame against the capture it came from. */
+    private final CaptureHistory captured = new CaptureHistory(CAPTURE_HISTORY_SAMPLES);
     private final Thread thread;
     private volatile boolean running = true;
     private volatile IOException failure;
@@ -43,8 +48,10 @@ public final class FrontEndSource implements AudioSource {
         try {
             PcmAudio f;
             while (running && (f = inner.read()) != null) {
+                captured.add(f.samples());
                 PcmAudio clean = frontEnd.process(f);
-                double reduction = LevelMeter.rmsDbfs(f) - LevelMeter.rmsDbfs(clean);
+                double reduction = captured.levelDbfs(clean.length(), frontEnd.latencySamples())
+                        - LevelMeter.rmsDbfs(clean);
                 if (clean.length() > 0 && !queue.offer(new Cleaned(clean, reduction))) {
                     dropped.incrementAndGet();
                 }
@@ -92,8 +99,11 @@ public final class FrontEndSource implements AudioSource {
     }
 
     /**
-     * How much quieter the front end made the frame {@link #read()} returned last, dB (raw level - cleaned level):
-     * large while only echo comes in (the canceller removes it), near 0 where the user's voice dominates.
+     * How much quieter the front end made the frame {@link #read()} returned last, dB: the level of the captured
+     * audio it came from (its {@link AudioFrontEnd#latencySamples()} earlier) less its own. Large while only echo comes
+     * in (the canceller removes it), small where the user's voice dominates. Set against the capture of the same
+     * moment, not the frame captured last: with the linear canceller's 26 ms the user's onset measured 10-20 dB of
+     * reduction for its first frames, the capture's rise set against the output's quiet before it.
      */
     public double lastReductionDb() {
         return lastReduction;

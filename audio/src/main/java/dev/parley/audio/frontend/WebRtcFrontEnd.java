@@ -302,6 +302,12 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
                 + ", gain control " + (settings.gainControl() ? "on" : "off");
     }
 
+    /** Parley's canceller holds the microphone back by its margin, block and hop; WebRTC's module adds nothing. */
+    @Override
+    public int latencySamples() {
+        return linear != null ? linear.latencySamples() : 0;
+    }
+
     @Override
     public double renderLevelDbfs() {
         return renderLevel;
