@@ -21,7 +21,11 @@ public final class LevelMeter {
             double v = samples[i] / 32768.0;
             sum += v * v;
         }
-        double rms = Math.sqrt(sum / (to - from));
+        return dbfs(Math.sqrt(sum / (to - from)));
+    }
+
+    /** An RMS level (1 = full scale) in dBFS, {@link #SILENCE_DBFS} at most. */
+    public static double dbfs(double rms) {
         return rms <= 1e-6 ? SILENCE_DBFS : Math.max(SILENCE_DBFS, 20 * Math.log10(rms));
     }
 

@@ -4,7 +4,7 @@ import dev.parley.audio.LevelMeter;
 
 /**
  * The last samples captured, in a ring, so that a processed frame can be set against the captured audio it stands
- * for: {@link #levelDbfs(int, int)} is the level of {@code length} samples ending {@code lag} samples before the newest.
+ * for: {@link #levelDbfs(long, long)} is the level of a span of them by position.
  * Not thread-safe: the front end's thread uses it.
  */
 final class CaptureHistory {
@@ -25,22 +25,18 @@ final class CaptureHistory {
     }
 
     /**
-     * RMS level, dBFS, of the {@code length} samples that end {@code lag} samples before the newest; samples not yet
-     * captured (before the start) or older than the ring count as silence.
+     * RMS level, dBFS, of the captured samples {@code [from, to)}, counted from the first one ever added; samples not
+     * yet captured, before the start or older than the ring count as silence.
      */
-    double levelDbfs(int length, int lag) {
-        if (length <= 0) {
+    double levelDbfs(long from, long to) {
+        if (to <= from) {
             return LevelMeter.SILENCE_DBFS;
         }
-        long end = written - lag;
         double sum = 0;
-        for (long i = end - length; i < end; i++) {
-            if (i >= 0 && i >= written - ring.length) {
-                double s = ring[(int) (i % ring.length)] / 32768.0;
-                sum += s * s;
-            }
+        for (long i = Math.max(from, Math.max(0, written - ring.length)); i < Math.min(to, written); i++) {
+            double s = ring[(int) (i % ring.length)] / 32768.0;
+            sum += s * s;
         }
-        double rms = Math.sqrt(sum / length);
-        return rms <= 1e-6 ? LevelMeter.SILENCE_DBFS : Math.max(LevelMeter.SILENCE_DBFS, 20 * Math.log10(rms));
+        return LevelMeter.dbfs(Math.sqrt(sum / (to - from)));
     }
 }

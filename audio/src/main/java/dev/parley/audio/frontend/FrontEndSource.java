@@ -32,6 +32,8 @@ public final class FrontEndSource implements AudioSource {
     private final AtomicLong dropped = new AtomicLong();
     /** The captured audio of late, to set each cleaned frame against the capture it came from. */
     private final CaptureHistory captured = new CaptureHistory(CAPTURE_HISTORY_SAMPLES);
+    /** How many processed samples the front end has given so far (the front end's thread). */
+    private long cleaned;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile IOException failure;
@@ -50,8 +52,11 @@ public final class FrontEndSource implements AudioSource {
             while (running && (f = inner.read()) != null) {
                 captured.add(f.samples());
                 PcmAudio clean = frontEnd.process(f);
-                double reduction = captured.levelDbfs(clean.length(), frontEnd.latencySamples())
-                        - LevelMeter.rmsDbfs(clean);
+                // processed sample k stands for captured sample k - latency (a remainder the front end holds back
+                // for its next 10 ms frame is not in clean yet, so positions are counted, not taken from the end)
+                long from = cleaned - frontEnd.latencySamples();
+                cleaned += clean.length();
+                double reduction = captured.levelDbfs(from, from + clean.length()) - LevelMeter.rmsDbfs(clean);
                 if (clean.length() > 0 && !queue.offer(new Cleaned(clean, reduction))) {
                     dropped.incrementAndGet();
                 }
