@@ -59,6 +59,8 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
     private double playingIn;
     private double playingOut;
     private int playingFrames;
+    /** The captured energy of the room's quiet frames, for {@link #noteConvergence}. */
+    private double roomQuiet = Double.MAX_VALUE;
     private volatile boolean converged;
     private boolean closed;
     /** Parley's own canceller, where the settings ask for it (then AEC3 is off). */
@@ -198,19 +200,27 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
         return new PcmAudio(result, SAMPLE_RATE);
     }
 
+    /** A frame holds echo where it is this much (energy, 10 dB) above the room's quiet. */
+    static final double ECHO_ABOVE_QUIET = 10;
+    /** How fast the room's quiet may rise per 10 ms frame (0.04 dB). */
+    private static final double QUIET_RISE = 1.01;
+
     /** Frames of playback (10 ms) before AEC3 may count as converged. */
     static final int AEC3_CONVERGENCE_FRAMES = 100;
     /** The same for Parley's canceller. */
     static final int LINEAR_CONVERGENCE_FRAMES = 30;
 
     /**
-     * Frames with playback above -50 dBFS count towards convergence: 10 dB removed over at least
+     * Frames with playback above -50 dBFS whose capture stands 10 dB above the room's quiet (its echo has come)
+     * count towards convergence: 10 dB removed over at least
      * {@value #AEC3_CONVERGENCE_FRAMES} frames of playback with AEC3, {@value #LINEAR_CONVERGENCE_FRAMES} with Parley's
      * canceller, whose suppressor takes the echo down from its first estimates (docs/audio.md): held a second, the
-     * first reply was deaf to a barge-in.
+     * first reply was deaf to a barge-in. Counted on every frame with playback, the 10 dB came from the room's noise
+     * before the echo arrived (the duplex benchmark's kitchen, 120 ms of latency): the first echo then passed at
+     * 0.5-2 dB of reduction and looked like the user's voice.
      */
     private void noteConvergence(short[] captured, short[] cleaned, int offset) {
-        if (converged || LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES) < -50) {
+        if (converged) {
             return;
         }
         double in = 0;
@@ -219,13 +229,20 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
             in += (double) captured[i] * captured[i];
             out += (double) cleaned[offset + i] * cleaned[offset + i];
         }
+        // the room's quiet: the quietest frames of late (it falls at once, rises by about 4 dB a second)
+        roomQuiet = Math.min(roomQuiet * QUIET_RISE, Math.max(in, 1));
+        if (LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES) < -50 || in < ECHO_ABOVE_QUIET * roomQuiet) {
+            return;         // nothing plays, or its echo has not reached the microphone yet (the device's latency)
+        }
         playingIn = 0.98 * playingIn + in;      // about the last half second
         playingOut = 0.98 * playingOut + out;
         playingFrames++;
         int needed = linear != null ? LINEAR_CONVERGENCE_FRAMES : AEC3_CONVERGENCE_FRAMES;
         if (playingFrames >= needed && playingIn > 0 && playingIn >= 10 * Math.max(playingOut, 1)) {
             converged = true;
-            LOG.log(System.Logger.Level.DEBUG, "echo canceller converged after " + playingFrames + " frames of playback");
+            LOG.log(System.Logger.Level.DEBUG, String.format(java.util.Locale.ROOT,
+                    "echo canceller converged after %d frames of playback with echo: %.1f dB removed", playingFrames,
+                    10 * Math.log10(playingIn / Math.max(playingOut, 1))));
         }
     }
 
