@@ -33,6 +33,12 @@ import java.util.Set;
  * fed only when speech starts again: fed the noise after the last word, the recognizer made words of it.
  */
 final class ListenLoop implements Runnable {
+    /**
+     * Its decisions over a reply at DEBUG (hold, confirm, resume and why), and at TRACE every frame heard over a
+     * reply or a hold (level, VAD probability, the front end's reduction, the level above the room's): off by
+     * default; a JUL config with {@code dev.parley.audio.ListenLoop.level = FINER} shows them.
+     */
+    private static final System.Logger LOG = System.getLogger(ListenLoop.class.getName());
     /** What the loop needs from the pipeline. */
     interface Host {
         boolean assistantActive();
@@ -96,8 +102,8 @@ final class ListenLoop implements Runnable {
     /** Full duplex: the reply is held while the speech over it is checked for words. */
     private boolean holding;
     private double holdMillis;
-    /** Full duplex: how long the frames over a reply have been the user's rather than echo (little reduction). */
-    private double nearEndMillis;
+    /** Full duplex: how much of the last moments over a reply was the user's voice rather than echo. */
+    private final NearEndWindow nearEnd = new NearEndWindow(NEAR_END_WINDOW_MILLIS);
     private final NoiseFloor floor = new NoiseFloor(NoiseFloor.DEFAULT_WINDOW_MILLIS);
     /** The room's level while Parley is silent (what is left of its echo over a reply would raise the floor). */
     private final NoiseFloor quietFloor = new NoiseFloor(NoiseFloor.DEFAULT_WINDOW_MILLIS);
@@ -245,8 +251,16 @@ final class ListenLoop implements Runnable {
         }
         if (host.assistantActive() && fullDuplex) {
             // near-end dominance: the canceller takes 10 dB and more off echo, next to nothing off the user's voice
-            nearEndMillis = voiced && standsOut && reduction.getAsDouble() < NEAR_END_MAX_REDUCTION_DB
-                    ? nearEndMillis + frame.durationMillis() : 0;
+            nearEnd.add(frame.durationMillis(), voiced && standsOut
+                    && reduction.getAsDouble() < NEAR_END_MAX_REDUCTION_DB);
+        } else {
+            nearEnd.clear();
+        }
+        if ((host.assistantActive() || holding) && LOG.isLoggable(System.Logger.Level.TRACE)) {
+            LOG.log(System.Logger.Level.TRACE, String.format(Locale.ROOT,
+                    "frame %.1f dBFS p=%.2f speech=%b reduction=%.1f dB above=%.1f dB nearEnd=%.0f ms held=%b",
+                    level, vad.lastProbability(), vad.inSpeech(), reduction.getAsDouble(), floor.aboveFloorDb(),
+                    nearEnd.nearEndMillis(), holding));
         }
         if (ev == VadEvent.SPEECH_START) {
             speechPending = true;
@@ -259,13 +273,15 @@ final class ListenLoop implements Runnable {
         // in a quiet room, or before a second of it is known)
         boolean startNow = speechPending && quietFloor.aboveFloorDb() >= ABOVE_FLOOR_DB;
         if (host.assistantActive() && !heardSpeech) {
-            // over a reply an utterance starts only where the VAD hears speech that the canceller left mostly
-            // untouched (the user's voice), not on what is left of the echo
-            startNow = vad.inSpeech() && nearEndMillis >= settings.vad().minSpeechMillis() && !unbrokenRoom;
+            // over a reply an utterance starts only where the VAD hears speech and its voiced frames of late were ones
+            // the canceller left mostly untouched (the user's voice), not what is left of the echo
+            startNow = vad.inSpeech() && nearEnd.nearEndMillis() >= settings.vad().minSpeechMillis() && !unbrokenRoom;
             if (startNow) {
                 overReply = true;       // full duplex: hold the reply until the recognizer says whether this is the user
                 holding = true;
                 holdMillis = 0;
+                debug("hold: %.0f ms of near-end speech (reduction %.1f dB, %.1f dB above the room)", nearEnd.nearEndMillis(),
+                        reduction.getAsDouble(), floor.aboveFloorDb());
                 host.pauseReply();
             }
         }
@@ -282,7 +298,7 @@ final class ListenLoop implements Runnable {
             if (overReply) {
                 // what came before the user's onset is what is left of Parley's own voice: fed, the grammar-limited
                 // recognizer made words of it with a cough ("who are you" from the residue of "how are you")
-                trimPreRoll(samples(nearEndMillis + OVER_REPLY_ONSET_MILLIS, frame.sampleRate()));
+                trimPreRoll(samples(nearEnd.sinceFirstMillis() + OVER_REPLY_ONSET_MILLIS, frame.sampleRate()));
             }
             feedPreRoll();
         } else if (vad.inSpeech()) {
@@ -301,12 +317,15 @@ final class ListenLoop implements Runnable {
             }
             if (userVoice.heldMillis() >= HELD_JUDGED_MILLIS && !userVoice.heldIsTheUser()) {
                 // a second of speech well below the user's own level: someone else in the room, not a barge-in
+                debug("resume: speech over the hold at %.1f dBFS, the user's is %.1f", userVoice.heldLevelDbfs(),
+                        userVoice.levelDbfs());
                 falseInterruption(vad.inSpeech());
                 return;
             }
             if (userSpoke(sureSegments.toString(), certainSegments.toString(), host.echoWords())
                     && userVoice.heldIsTheUser()) {
                 holding = false;
+                debug("barge-in: segment \"%s\" after %.0f ms of hold", sureSegments, holdMillis);
                 host.bargeIn();         // confirmed: the utterance goes on as the next turn
             }
         }
@@ -331,7 +350,10 @@ final class ListenLoop implements Runnable {
             String text = (sureSegments + " " + last.sure()).strip();
             boolean words = unbroken ? userWordCount(text, host.echoWords()) >= 2
                     : userSpoke(text, certainSegments + " " + last.certain(), host.echoWords());
-            if (words && userVoice.heldIsTheUser()) {
+            debug("hold decided after %.0f ms (%s): sure \"%s\", certain \"%s\", held %.0f ms at %.1f dBFS against"
+                    + " the user's %.1f", holdMillis, unbroken ? "unbroken" : "pause", text, (certainSegments + " "
+                    + last.certain()).strip(), userVoice.heldMillis(), userVoice.heldLevelDbfs(), userVoice.levelDbfs());
+            if (words && (userVoice.heldIsTheUser() || endedUnheard(certainSegments + " " + last.certain()))) {
                 holding = false;
                 host.bargeIn();
                 long stamp = System.nanoTime();
@@ -366,7 +388,11 @@ final class ListenLoop implements Runnable {
 
     /**
      * Full duplex: speech over a held reply whose median short-term level is more than this below the user's voice
-     * (the same median over their turns, {@link UserVoice}) is someone else in the room: its words stop nothing.
+     * (the same median over their turns, {@link UserVoice}) is someone else in the room: its words stop nothing. A
+     * hands-free turn begun while Parley was silent and as far below is the room too, and makes no turn: measured in
+     * `bench duplex` (five rooms, SNR 20 and 10), the user's questions came out within 1.5 dB of their level or above
+     * it, the turns a bed of voices made 9-13.5 dB below it and within 3 dB of the room's quiet. Only where it also
+     * stands less than {@link #ABOVE_FLOOR_DB} above the room's quiet: a user who stepped back still stands out of it.
      */
     static final double USER_VOICE_MARGIN_DB = 6;
 
@@ -393,6 +419,19 @@ final class ListenLoop implements Runnable {
     static final double NEAR_END_MAX_REDUCTION_DB = 6;
 
     /**
+     * Full duplex: the near-end test counts the user's frames over this span; a hold needs the VAD's minimum speech of
+     * them ({@link NearEndWindow}) while the VAD is in speech. Measured in `bench duplex` at echo +6 dB: an unbroken run
+     * of 100 ms was asked for at the frame where the VAD was in speech, and its start came 100-140 ms after its
+     * probability rose, when the run had often ended: the hold waited for a second run, 350 ms later, or never came.
+     * Not waiting for the VAD's start at all held sooner (three runs of five rooms: median 301-412 ms from the onset,
+     * against 712 ms before) but paused the reply on the echo's rest 3-10 times a run (against 2), and once the
+     * recognizer made a turn of it ("what time is it" in the small office); replayed on those runs' frame traces,
+     * waiting for the VAD's start while counting over the span keeps about three quarters of those holds of the user
+     * and of the pauses on echo alike.
+     */
+    static final double NEAR_END_WINDOW_MILLIS = 200;
+
+    /**
      * Full duplex: over a reply the recognizer hears this much from before the near-end test's first frame (the
      * VAD's onset comes a little late), not the whole pre-roll.
      */
@@ -417,6 +456,17 @@ final class ListenLoop implements Runnable {
         resetUtterance();
         host.resumeReply();
         unbrokenRoom = unbroken;
+    }
+
+    /**
+     * Whether speech over the held reply ended before the reply had gone quiet in the room ({@value
+     * #ECHO_CLEARED_MILLIS} ms), so that its level could not be set against the user's, and still brought two words of
+     * the user's that the recognizer is certain of: a short barge-in ("how are you", 0.8 s) said right over the reply.
+     * One certain word is not enough here: echo that the canceller let through, silent with the playback, was heard as
+     * "who are you" over Parley's "how are you" (one word that Parley had not said).
+     */
+    private boolean endedUnheard(String certain) {
+        return userVoice.heldMillis() < UserVoice.MIN_HELD_MILLIS && userWordCount(certain, host.echoWords()) >= 2;
     }
 
     /**
@@ -500,14 +550,37 @@ final class ListenLoop implements Runnable {
         // over a reply only the words the recognizer is sure of count: the rest is noise or echo made into words
         String text = overReply ? (sureSegments + " " + last.sure()).strip() : (segments + " " + last.text()).strip();
         boolean echo = overReply && userWords(text, host.echoWords()).isEmpty();
-        if (!echo) {
+        // hands-free, while Parley was silent: speech well below the user's own level that does not stand out of the
+        // room's quiet is the room (a bed of voices the VAD let through), not a turn; a user who stepped back still
+        // stands out of a quiet room, and a push-to-talk turn is always the user's
+        boolean room = !overReply && settings.mode() == VoiceSettings.Mode.HANDS_FREE && !userVoice.pendingIsTheUser()
+                && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS
+                && userVoice.pendingLevelDbfs() < quietFloor.floorDbfs() + ABOVE_FLOOR_DB;
+        if (overReply) {
+            debug("turn begun over the reply: \"%s\"%s", text, echo ? ", all Parley's own words: dropped" : "");
+        } else {
+            debug("turn: \"%s\", voiced at %.1f dBFS against the user's %.1f, the room's quiet at %.1f%s", text,
+                    userVoice.pendingLevelDbfs(), userVoice.levelDbfs(), quietFloor.floorDbfs(),
+                    room ? ": too quiet to be the user's, dropped" : "");
+        }
+        if (!echo && !room) {
             userVoice.accepted();
         }
+        boolean withdraw = room && tentativeSent;
         resetUtterance();
-        if (echo) {
-            return;         // begun over a reply and made only of Parley's own words: its echo, not a turn
+        if (withdraw) {
+            host.tentativeWithdrawn();      // a reply was started on it speculatively
+        }
+        if (echo || room) {
+            return;         // begun over a reply and made only of Parley's own words (its echo), or the room: no turn
         }
         host.userTurn(new Transcript.Final(text), speechEnd, stamp);
+    }
+
+    private static void debug(String format, Object... args) {
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, String.format(Locale.ROOT, format, args));
+        }
     }
 
     private void resetUtterance() {
@@ -524,7 +597,7 @@ final class ListenLoop implements Runnable {
         overReply = false;
         holding = false;
         holdMillis = 0;
-        nearEndMillis = 0;
+        nearEnd.clear();
         speechPending = false;
     }
 }

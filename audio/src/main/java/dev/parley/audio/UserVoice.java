@@ -10,6 +10,8 @@ import java.util.List;
  * across the room does not reach it. Measured in {@code FullDuplexPipelineTest} (a bed of eight voices 10 dB below
  * the user by RMS, Silero VAD): over the held reply the bed's median sat 9-11 dB below the user's, a barge-in within
  * 1-2 dB of it, and the fixture recognizer heard "what is your name" for sure in the bed, which stopped the reply.
+ * The same level judges a turn begun while Parley was silent ({@link #pendingIsTheUser}): in `bench duplex` the turns
+ * a bed of voices made came out 9-13.5 dB below the user's.
  *
  * <p>Frames of the utterance being heard count only once it is taken as the user's turn ({@link #accepted}); one
  * dropped (echo, a cough) leaves the level as it was. Not thread-safe: the listen loop's thread uses it.
@@ -69,6 +71,24 @@ final class UserVoice {
     /** The median short-term level of the user's voiced speech, dBFS ({@link LevelMeter#SILENCE_DBFS} before any). */
     double levelDbfs() {
         return levels.floorDbfs();
+    }
+
+    /**
+     * Whether the utterance being heard (begun while Parley was silent) is the user's, as far as its level tells: its
+     * voiced frames' median level is no more than the margin below the user's, or the user's level is not known yet,
+     * or nothing of it was voiced.
+     */
+    boolean pendingIsTheUser() {
+        return pending.isEmpty() || !known() || pendingLevelDbfs() >= levelDbfs() - marginDb;
+    }
+
+    /** The median short-term level of the voiced frames of the utterance being heard, dBFS. */
+    double pendingLevelDbfs() {
+        NoiseFloor f = new NoiseFloor(Integer.MAX_VALUE);
+        for (double[] p : pending) {
+            f.add(p[0], p[1], true);
+        }
+        return f.floorDbfs();
     }
 
     /** The median short-term level of the voiced speech over the held reply, dBFS. */

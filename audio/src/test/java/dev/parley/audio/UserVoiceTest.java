@@ -81,4 +81,28 @@ class UserVoiceTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new UserVoice(0));
         assertEquals("expected a positive margin in dB but found 0.0", e.getMessage());
     }
+
+    @Test
+    void aTurnWellBelowTheUsersLevelIsNotTheirsOnceTheirLevelIsKnown() {
+        UserVoice v = new UserVoice(6);
+        for (int i = 0; i < 20; i++) {
+            v.heard(-45, FRAME);
+        }
+        assertTrue(v.pendingIsTheUser(), "the user's level is not known yet: the first turn is theirs");
+        v.accepted();
+        assertFalse(v.known(), "400 ms is not enough to know it");
+        turn(v, -28, 1200);
+        assertTrue(v.known());
+        assertTrue(v.pendingIsTheUser(), "nothing heard yet");
+        for (int i = 0; i < 30; i++) {
+            v.heard(-41, FRAME);
+        }
+        assertEquals(-41, v.pendingLevelDbfs(), 0.5);
+        assertFalse(v.pendingIsTheUser(), "a bed of voices 12 dB below them");
+        v.dropped();
+        for (int i = 0; i < 30; i++) {
+            v.heard(-33, FRAME);
+        }
+        assertTrue(v.pendingIsTheUser(), "within the 6 dB margin");
+    }
 }

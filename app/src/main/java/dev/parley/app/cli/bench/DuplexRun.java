@@ -135,6 +135,9 @@ final class DuplexRun {
         }
         lines.sort(Comparator.comparingLong(Line::nanos));
         long t0 = said.isEmpty() ? 0 : said.getFirst().speech().startNanos();
+        // the wall-clock time of 0 s, to set the timeline beside the voice loop's own log lines
+        java.time.LocalTime zero = java.time.LocalTime.now().minusNanos(System.nanoTime() - t0);
+        log.printf(Locale.ROOT, "parley: bench duplex: %s: 0 s is %s%n", label, zero);
         for (Line l : lines) {
             log.printf(Locale.ROOT, "parley: bench duplex: %s: %7.2f s %s%n", label, (l.nanos() - t0) / 1e9, l.text());
         }
