@@ -391,8 +391,9 @@ final class ListenLoop implements Runnable {
      * (the same median over their turns, {@link UserVoice}) is someone else in the room: its words stop nothing. A
      * hands-free turn begun while Parley was silent and as far below is the room too, and makes no turn: measured in
      * `bench duplex` (five rooms, SNR 20 and 10), the user's questions came out within 1.5 dB of their level or above
-     * it, the turns a bed of voices made 9-13.5 dB below it and within 3 dB of the room's quiet. Only where it also
-     * stands less than {@link #ABOVE_FLOOR_DB} above the room's quiet: a user who stepped back still stands out of it.
+     * it (one fragment, "are you", 6.5 dB below it but 6.5 dB above the room's quiet), the turns a bed of voices made
+     * 9-13.5 dB below it and within 3 dB of the room's quiet. So only where it also stands less than {@link
+     * #ABOVE_FLOOR_DB} above the room's quiet: a user who stepped back still stands out of it.
      */
     static final double USER_VOICE_MARGIN_DB = 6;
 
