@@ -26,7 +26,11 @@ final class SpeakStage {
         void error(Exception e);
     }
 
-    private sealed interface Item permits Sentence, EndOfReply, Stop {
+    private sealed interface Item permits Sentence, EndOfReply, Cue, Stop {
+    }
+
+    /** A sound of the loop's own, not a reply's (the listening cue), played no sooner than {@code atNanos}. */
+    private record Cue(PcmAudio audio, long atNanos) implements Item {
     }
 
     private record Sentence(Turn turn, String text) implements Item {
@@ -68,6 +72,14 @@ final class SpeakStage {
         put(new EndOfReply(turn), turn);
     }
 
+    /**
+     * Queues a sound of the loop's own (not a reply) to play next, {@code delayMillis} from now (what is queued behind it
+     * waits); dropped where the queue is full.
+     */
+    void cue(PcmAudio audio, long delayMillis) {
+        queue.offer(new Cue(audio, System.nanoTime() + delayMillis * 1_000_000L));
+    }
+
     /** Drops what is queued and ends the thread (waits for it a few seconds at most). */
     void stop() {
         running = false;
@@ -92,6 +104,15 @@ final class SpeakStage {
                         return;
                     }
                     case Sentence s -> speak(s);
+                    case Cue c -> {
+                        long wait = c.atNanos() - System.nanoTime();
+                        if (wait > 0) {
+                            TimeUnit.NANOSECONDS.sleep(wait);
+                        }
+                        if (running) {
+                            sink.play(c.audio());
+                        }
+                    }
                     case EndOfReply e -> {
                         Turn t = e.turn();
                         t.awaitRelease();

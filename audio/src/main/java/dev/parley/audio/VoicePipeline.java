@@ -11,6 +11,7 @@ import dev.parley.audio.frontend.FrontEndSource;
 import dev.parley.audio.frontend.FrontEndStats;
 import dev.parley.audio.frontend.PassThroughFrontEnd;
 import dev.parley.audio.playback.AudioSink;
+import dev.parley.audio.playback.ListeningCue;
 import dev.parley.audio.playback.PlaybackTap;
 import dev.parley.audio.text.SentenceSplitter;
 import dev.parley.audio.text.SpeechNormalizer;
@@ -154,6 +155,10 @@ public final class VoicePipeline implements AutoCloseable {
         running = true;
         respondThread = Thread.ofPlatform().name("parley-respond").daemon().start(this::respondLoop);
         speak.start();
+        if (fullDuplex() && settings.listeningCue()) {
+            // the echo canceller learns the room from it (ListeningCue), once the loop has heard the room's quiet
+            speak.cue(ListeningCue.sound(), ListeningCue.DELAY_MILLIS);
+        }
         listenThread = Thread.ofPlatform().name("parley-listen").daemon().start(listen);
     }
 

@@ -23,10 +23,12 @@ import dev.parley.audio.vad.VadSettings;
  *                              again withdraws it); only with a {@link Responder} that can retract; 0 = off
  * @param falseInterruptionMillis full duplex: the reply is held when the VAD hears speech over it, stopped when the
  *                              recognizer hears words, and resumed after this much silence with no words (a cough)
+ * @param listeningCue          full duplex: play the {@link dev.parley.audio.playback.ListeningCue} when listening
+ *                              starts, so that the echo canceller knows the room before the first reply
  */
 public record VoiceSettings(Mode mode, int endOfTurnSilenceMillis, VadSettings vad, boolean halfDuplex,
                             int preRollMillis, int firstClauseMinChars, int clauseMinChars, int queueCapacity,
-                            int speculateAfterMillis, int falseInterruptionMillis) {
+                            int speculateAfterMillis, int falseInterruptionMillis, boolean listeningCue) {
     /** The default end-of-turn silence (see docs/audio.md for why this value). */
     public static final int DEFAULT_END_OF_TURN_SILENCE_MILLIS = 600;
     /** The default silence after which a reply starts speculatively (see docs/audio.md). */
@@ -60,45 +62,51 @@ public record VoiceSettings(Mode mode, int endOfTurnSilenceMillis, VadSettings v
 
     /**
      * Hands-free, 600 ms end-of-turn silence, speculative replies after 250 ms, full duplex where echo is cancelled
-     * (half-duplex elsewhere), a held reply resumes after 400 ms without words.
+     * (half-duplex elsewhere), a held reply resumes after 400 ms without words, the listening cue on.
      */
     public static VoiceSettings defaults() {
         return new VoiceSettings(Mode.HANDS_FREE, DEFAULT_END_OF_TURN_SILENCE_MILLIS, VadSettings.defaults(), false, 500,
                 SentenceSplitter.DEFAULT_FIRST_CLAUSE_MIN_CHARS, SentenceSplitter.DEFAULT_CLAUSE_MIN_CHARS, 64,
-                DEFAULT_SPECULATE_AFTER_MILLIS, DEFAULT_FALSE_INTERRUPTION_MILLIS);
+                DEFAULT_SPECULATE_AFTER_MILLIS, DEFAULT_FALSE_INTERRUPTION_MILLIS, true);
     }
 
     /** Half-duplex even where echo is cancelled (true), or full duplex wherever it is (false). */
     public VoiceSettings withHalfDuplex(boolean on) {
         return new VoiceSettings(mode, endOfTurnSilenceMillis, vad, on, preRollMillis, firstClauseMinChars,
-                clauseMinChars, queueCapacity, speculateAfterMillis, falseInterruptionMillis);
+                clauseMinChars, queueCapacity, speculateAfterMillis, falseInterruptionMillis, listeningCue);
     }
 
     /** With this silence after a wordless interruption before the held reply resumes. */
     public VoiceSettings withFalseInterruption(int millis) {
         return new VoiceSettings(mode, endOfTurnSilenceMillis, vad, halfDuplex, preRollMillis, firstClauseMinChars,
-                clauseMinChars, queueCapacity, speculateAfterMillis, millis);
+                clauseMinChars, queueCapacity, speculateAfterMillis, millis, listeningCue);
     }
 
     public VoiceSettings withMode(Mode m) {
         return new VoiceSettings(m, endOfTurnSilenceMillis, vad, halfDuplex, preRollMillis, firstClauseMinChars,
-                clauseMinChars, queueCapacity, speculateAfterMillis, falseInterruptionMillis);
+                clauseMinChars, queueCapacity, speculateAfterMillis, falseInterruptionMillis, listeningCue);
     }
 
     public VoiceSettings withEndOfTurnSilence(int millis) {
         return new VoiceSettings(mode, millis, vad, halfDuplex, preRollMillis, firstClauseMinChars, clauseMinChars,
-                queueCapacity, speculateAfterMillis, falseInterruptionMillis);
+                queueCapacity, speculateAfterMillis, falseInterruptionMillis, listeningCue);
     }
 
     /** With these clause lengths for the first and the later pieces sent to synthesis. */
     public VoiceSettings withClauses(int firstMinChars, int laterMinChars) {
         return new VoiceSettings(mode, endOfTurnSilenceMillis, vad, halfDuplex, preRollMillis, firstMinChars,
-                laterMinChars, queueCapacity, speculateAfterMillis, falseInterruptionMillis);
+                laterMinChars, queueCapacity, speculateAfterMillis, falseInterruptionMillis, listeningCue);
     }
 
     /** With speculative replies after {@code millis} of silence (0 = off). */
     public VoiceSettings withSpeculation(int millis) {
         return new VoiceSettings(mode, endOfTurnSilenceMillis, vad, halfDuplex, preRollMillis, firstClauseMinChars,
-                clauseMinChars, queueCapacity, millis, falseInterruptionMillis);
+                clauseMinChars, queueCapacity, millis, falseInterruptionMillis, listeningCue);
+    }
+
+    /** With or without the listening cue when full-duplex listening starts. */
+    public VoiceSettings withListeningCue(boolean on) {
+        return new VoiceSettings(mode, endOfTurnSilenceMillis, vad, halfDuplex, preRollMillis, firstClauseMinChars,
+                clauseMinChars, queueCapacity, speculateAfterMillis, falseInterruptionMillis, on);
     }
 }

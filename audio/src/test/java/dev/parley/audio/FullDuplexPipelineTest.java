@@ -36,8 +36,14 @@ class FullDuplexPipelineTest {
     private static final String REPLY = "Hello. How are you? Thank you. Tell me a joke. Goodbye. Hello. How are you? "
             + "Thank you. Goodbye. Hello. How are you? Thank you. Tell me a joke. Goodbye.";
     private static final int SENTENCES = 14;
-    /** When the user's sound comes, after the reply first sounded: after the canceller's first convergence. */
-    private static final int DURING_MILLIS = 7000;
+    /**
+     * When the user's sound comes after Parley's first sound (the listening cue as the loop starts): about 7 s into the
+     * reply, after the canceller's first convergence.
+     */
+    private static final int DURING_MILLIS = 10_000;
+    /** When the user asks: once the listening cue has played (it tells them Parley listens). */
+    private static final int QUESTION_MILLIS = (int) (500 + dev.parley.audio.playback.ListeningCue.DELAY_MILLIS
+            + dev.parley.audio.playback.ListeningCue.MILLIS + 400);
     private static MaryTtsSynthesizer tts;
 
     @BeforeAll
@@ -70,8 +76,8 @@ class FullDuplexPipelineTest {
     }
 
     /**
-     * Runs the loop for {@code seconds} of room time: the user asks "what time is it" at 0.5 s, then {@code during}
-     * (if any) sounds {@code duringMillis} after the reply first sounded.
+     * Runs the loop for {@code seconds} of room time: the user asks "what time is it" after the listening cue, then {@code during}
+     * (if any) sounds {@code duringMillis} after Parley first sounded.
      */
     private Run run(short[] during, int duringMillis, double duringGain, int seconds) throws Exception {
         return run(during, duringMillis, duringGain, seconds, false);
@@ -112,7 +118,7 @@ class FullDuplexPipelineTest {
                 roomMic.close();
             }
         };
-        room.say(question, 500, 1.0);
+        room.say(question, QUESTION_MILLIS, 1.0);
         if (during != null) {
             room.sayDuringPlayback(during, duringMillis, duringGain);
         }
@@ -149,7 +155,7 @@ class FullDuplexPipelineTest {
 
     @Test
     void itsOwnVoiceAsLoudAsTheUserNeverInterruptsItNorBecomesATurn() throws Exception {
-        Run r = run(null, 0, 0, 22);
+        Run r = run(null, 0, 0, 26);
         assertEquals(List.of("what time is it"), r.userTurns());
         assertTrue(r.bargeIns().isEmpty(), "barged in on itself: " + r.bargeIns());
         assertEquals(1, r.history().size(), r.history().toString());
@@ -171,7 +177,7 @@ class FullDuplexPipelineTest {
     @Test
     void withTheSileroVadItsOwnVoiceMakesNoTurnAndTheUserStillBargesIn() throws Exception {
         dev.parley.audio.vad.SileroModelFile.require();
-        Run own = run(null, 0, 0, 22, true);
+        Run own = run(null, 0, 0, 26, true);
         assertEquals(List.of("what time is it"), own.userTurns());
         assertTrue(own.bargeIns().isEmpty(), "barged in on itself: " + own.bargeIns());
         assertEquals(SENTENCES, own.history().getFirst().spoken().size(), own.history().toString());
@@ -201,7 +207,7 @@ class FullDuplexPipelineTest {
         }
         double gain = SyntheticRoom.rms(question, 0, question.length) / SyntheticRoom.rms(babble, 0, babble.length)
                 * Math.pow(10, -10 / 20.0);
-        Run r = run(babble, 3000, gain, 22, true);
+        Run r = run(babble, 6000, gain, 26, true);     // about 3 s into the reply
         assertEquals(List.of("what time is it"), r.userTurns());
         assertTrue(r.bargeIns().isEmpty(), "the voices stopped the reply: " + r.bargeIns());
         Exchange e = r.history().getFirst();
@@ -220,7 +226,7 @@ class FullDuplexPipelineTest {
 
     @Test
     void aKnockDuringTheReplyDoesNotLoseIt() throws Exception {
-        Run r = run(knocks(), DURING_MILLIS, 1.0, 22);
+        Run r = run(knocks(), DURING_MILLIS, 1.0, 26);
         assertEquals(List.of("what time is it"), r.userTurns());
         assertTrue(r.holds() >= 1, "the knocks were not heard as speech at all, so they tested nothing");
         assertTrue(r.bargeIns().isEmpty(), r.bargeIns().toString());

@@ -124,6 +124,10 @@ final class TalkCommand implements Callable<Integer> {
             + "and nothing said over it is transcribed (default: full duplex when echo cancellation runs).")
     boolean halfDuplex;
 
+    @Option(names = "--no-listening-cue", description = "Full duplex: no soft cue when listening starts (the echo "
+            + "canceller then learns the room from the first reply, and that reply cannot be interrupted at first).")
+    boolean noListeningCue;
+
     @Option(names = "--input", paramLabel = "FILE.wav",
             description = "Say this recording instead of listening to the microphone (played in real time; for demos and tests).")
     Path input;
@@ -163,7 +167,7 @@ final class TalkCommand implements Callable<Integer> {
         }
         VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(endSilence).withSpeculation(speculate)
                 .withMode(pushToTalk ? VoiceSettings.Mode.PUSH_TO_TALK : VoiceSettings.Mode.HANDS_FREE)
-                .withHalfDuplex(halfDuplex);
+                .withHalfDuplex(halfDuplex).withListeningCue(!noListeningCue);
         frontEndSettings();     // checks --aec and --noise-suppression before anything slow
         VadChoice vadChoice;
         try {

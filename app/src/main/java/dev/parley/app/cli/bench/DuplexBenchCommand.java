@@ -89,6 +89,11 @@ final class DuplexBenchCommand implements Callable<Integer> {
                     + "aec3: WebRTC's AEC3); off = no front end, half-duplex with the energy VAD.")
     String aec;
 
+    @Option(names = "--listening-cue", paramLabel = "on|off", defaultValue = "on",
+            description = "Full duplex: the soft cue played when listening starts, from which the echo canceller learns "
+                    + "the room before the first reply (default: ${DEFAULT-VALUE}).")
+    String listeningCue;
+
     @Option(names = "--vad", paramLabel = "energy|silero", defaultValue = "energy",
             description = "Voice activity detector of the loop (default: ${DEFAULT-VALUE}); silero needs --vad-model.")
     String vad;
@@ -136,7 +141,11 @@ final class DuplexBenchCommand implements Callable<Integer> {
             throw new UsageException("--vad silero needs --vad-model FILE (the Silero VAD v5 ONNX file) but found "
                     + (vadModel == null ? "none" : vadModel + ", which is not a file"));
         }
-        VoiceSettings settings = front.settings(VoiceSettings.defaults());
+        VoiceSettings settings = front.settings(VoiceSettings.defaults()).withListeningCue(switch (listeningCue.toLowerCase(Locale.ROOT)) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new UsageException("--listening-cue must be on or off, found '" + listeningCue + "'");
+        });
         front.open().close();       // says now, before anything slow, when echo cancellation cannot run
         if (voskModel == null || rooms == null || speechDir == null) {
             throw new UsageException("bench duplex needs --vosk-model DIR, --rooms DIR and --speech DIR (or --make-rooms DIR)");
