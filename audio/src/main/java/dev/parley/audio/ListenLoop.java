@@ -245,13 +245,15 @@ final class ListenLoop implements Runnable {
         }
         if (host.assistantActive() && !heardSpeech && !frontEnd.echoConverged()) {
             // full duplex, but the canceller has not converged yet (the first seconds of the first reply): what the
-            // VAD hears may be Parley itself, so nothing over the reply is taken as speech yet
+            // VAD hears may be Parley itself, so nothing over the reply is taken as speech yet (nor over the listening
+            // cue, which is there to teach the canceller the room: measured in `bench duplex`, where a start the VAD
+            // heard over the cue was kept, a bed of voices made a turn the moment the cue ended)
             keepPreRoll(frame);
             return;
         }
         if (host.assistantActive() && fullDuplex) {
             // near-end dominance: the canceller takes 10 dB and more off echo, next to nothing off the user's voice
-            nearEnd.add(frame.durationMillis(), voiced && standsOut
+            nearEnd.add(frame.durationMillis(), vad.lastProbability() >= NEAR_END_MIN_PROBABILITY && standsOut
                     && reduction.getAsDouble() < NEAR_END_MAX_REDUCTION_DB);
         } else {
             nearEnd.clear();
@@ -350,9 +352,10 @@ final class ListenLoop implements Runnable {
             String text = (sureSegments + " " + last.sure()).strip();
             boolean words = unbroken ? userWordCount(text, host.echoWords()) >= 2
                     : userSpoke(text, certainSegments + " " + last.certain(), host.echoWords());
-            debug("hold decided after %.0f ms (%s): sure \"%s\", certain \"%s\", held %.0f ms at %.1f dBFS against"
-                    + " the user's %.1f", holdMillis, unbroken ? "unbroken" : "pause", text, (certainSegments + " "
-                    + last.certain()).strip(), userVoice.heldMillis(), userVoice.heldLevelDbfs(), userVoice.levelDbfs());
+            debug("hold decided after %.0f ms (%s): heard \"%s\", sure \"%s\", certain \"%s\", held %.0f ms at %.1f"
+                    + " dBFS against the user's %.1f", holdMillis, unbroken ? "unbroken" : "pause", (segments + " "
+                    + last.text()).strip(), text, (certainSegments + " " + last.certain()).strip(), userVoice.heldMillis(),
+                    userVoice.heldLevelDbfs(), userVoice.levelDbfs());
             if (words && (userVoice.heldIsTheUser() || endedUnheard(certainSegments + " " + last.certain()))) {
                 holding = false;
                 host.bargeIn();
@@ -431,6 +434,17 @@ final class ListenLoop implements Runnable {
      * and of the pauses on echo alike.
      */
     static final double NEAR_END_WINDOW_MILLIS = 200;
+
+    /**
+     * Full duplex: a frame counts towards the near-end test from this VAD probability, below its own threshold of
+     * speech (0.5): the hold still waits for the VAD to be in speech, but the frames of the onset, where the canceller
+     * leaves the voice whole, count. Measured in `bench duplex` (bedroom, echo +6 dB, SNR 20, after the listening
+     * cue): "how are you" over the first reply cut by 0.5-2.5 dB for its first 100 ms while Silero's probability rose
+     * through 0.30-0.47; when the VAD was in speech 240 ms after the onset the echo of the reply was back over it (7-14
+     * dB of reduction) and the window held 80 ms of the user, not the 100 it needs: no hold, and the short barge-in was
+     * lost. Replayed on that run's frame trace, 0.3 held it then, and made one more hold on echo in 30 trials.
+     */
+    static final double NEAR_END_MIN_PROBABILITY = 0.3;
 
     /**
      * Full duplex: over a reply the recognizer hears this much from before the near-end test's first frame (the
@@ -564,7 +578,9 @@ final class ListenLoop implements Runnable {
                     userVoice.pendingLevelDbfs(), userVoice.levelDbfs(), quietFloor.floorDbfs(),
                     room ? ": too quiet to be the user's, dropped" : "");
         }
-        if (!echo && !room) {
+        if (!echo && !room && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS) {
+            userVoice.acceptedOver(quietFloor.floorDbfs(), ABOVE_FLOOR_DB);   // a first turn at the room's floor teaches nothing
+        } else if (!echo && !room) {
             userVoice.accepted();
         }
         boolean withdraw = room && tentativeSent;

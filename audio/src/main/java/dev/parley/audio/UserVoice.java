@@ -55,6 +55,24 @@ final class UserVoice {
         dropped();
     }
 
+    /**
+     * The utterance heard since the last call is a turn, in a room whose quiet moments sit at {@code roomQuietDbfs}: it
+     * counts towards the user's level as in {@link #accepted}, except while that level is not known yet and the turn's
+     * voiced median stands less than {@code minAboveDb} over the room's quiet. Such a first turn may be the room's own
+     * (a bed of voices the VAD let through before the user spoke): measured in `bench duplex` (living room, SNR 20), a
+     * bed's turn at -46.5 dBFS over a quiet of -50 became the user's level, and a hold on the echo's rest at -45.5 was
+     * then "as loud as the user" and stopped the reply. The user's own voice stands well out of a quiet room; where
+     * even it does not (a loud room), their later turns teach the level once one stands out, and until then the level
+     * judges nothing, as before any turn.
+     */
+    void acceptedOver(double roomQuietDbfs, double minAboveDb) {
+        if (known() || pending.isEmpty() || pendingLevelDbfs() >= roomQuietDbfs + minAboveDb) {
+            accepted();
+        } else {
+            dropped();
+        }
+    }
+
     /** The utterance heard since the last call was not the user's, or is over: nothing of it counts. */
     void dropped() {
         pending.clear();

@@ -67,6 +67,29 @@ class UserVoiceTest {
     }
 
     @Test
+    void aFirstTurnAtTheRoomsFloorDoesNotBecomeTheUsersLevel() {
+        UserVoice v = new UserVoice(6);
+        for (double t = 0; t < 2000; t += FRAME) {
+            v.heard(-46.5, FRAME);    // a bed of voices' turn, 3.5 dB over the room's quiet (-50)
+        }
+        v.acceptedOver(-50, 6);
+        assertFalse(v.known(), "the bed's turn taught the user's level: " + v.levelDbfs());
+        for (double t = 0; t < 1000; t += FRAME) {
+            v.heard(-27, FRAME);      // the user's question stands 23 dB out of it
+        }
+        v.acceptedOver(-50, 6);
+        assertTrue(v.known());
+        assertEquals(-27, v.levelDbfs(), 0.5);
+        for (double t = 0; t < 1000; t += FRAME) {
+            v.heard(-30, FRAME);      // once the level is known, a turn within the margin counts wherever the room is
+        }
+        v.acceptedOver(-33, 6);
+        assertEquals(-28.5, v.levelDbfs(), 1.6);
+        held(v, -46, 400);
+        assertFalse(v.heldIsTheUser(), "speech at the bed's level over a held reply");
+    }
+
+    @Test
     void theLevelFollowsTheLatestTurns() {
         UserVoice v = new UserVoice(6);
         turn(v, -20, 3000);
