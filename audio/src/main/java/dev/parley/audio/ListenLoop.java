@@ -245,9 +245,7 @@ final class ListenLoop implements Runnable {
         }
         if (host.assistantActive() && !heardSpeech && !frontEnd.echoConverged()) {
             // full duplex, but the canceller has not converged yet (the first seconds of the first reply): what the
-            // VAD hears may be Parley itself, so nothing over the reply is taken as speech yet (nor over the listening
-            // cue, which is there to teach the canceller the room: measured in `bench duplex`, where a start the VAD
-            // heard over the cue was kept, a bed of voices made a turn the moment the cue ended)
+            // VAD hears may be Parley itself, so nothing over the reply (or the listening cue) is taken as speech yet
             keepPreRoll(frame);
             return;
         }

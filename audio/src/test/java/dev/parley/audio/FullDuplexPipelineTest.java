@@ -207,7 +207,8 @@ class FullDuplexPipelineTest {
         }
         double gain = SyntheticRoom.rms(question, 0, question.length) / SyntheticRoom.rms(babble, 0, babble.length)
                 * Math.pow(10, -10 / 20.0);
-        Run r = run(babble, 6000, gain, 26, true);     // about 3 s into the reply
+        // 7 s after the cue (which plays 1.1 s in) is about 3 s into the reply, where the bed came before the cue
+        Run r = run(babble, 7000, gain, 26, true);
         assertEquals(List.of("what time is it"), r.userTurns());
         assertTrue(r.bargeIns().isEmpty(), "the voices stopped the reply: " + r.bargeIns());
         Exchange e = r.history().getFirst();
