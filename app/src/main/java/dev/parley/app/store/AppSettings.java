@@ -32,13 +32,17 @@ import java.util.Objects;
  * @param noiseSuppression   its noise suppression: off, low, moderate, high, very-high
  * @param halfDuplex         do not listen while speaking even where echo is cancelled
  * @param vad                voice activity detector: energy or silero
+ * @param listeningCue       full duplex: play a soft sound a second after listening starts, so that the echo canceller
+ *                           learns the room before the first reply (without it the first words of the first reply
+ *                           can hide a barge-in)
  */
 public record AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
                           double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
                           String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
                           Theme theme, WeightFormat weights, KvFormat kvCache, String remoteUrl, String remoteKey,
                           String remoteModel, String voskModel, String contextPolicy, String echoCancellation,
-                          String noiseSuppression, boolean halfDuplex, String vad) {
+                          String noiseSuppression, boolean halfDuplex, String vad,
+                          boolean listeningCue) {
 
     public AppSettings {
         modelPath = modelPath == null ? "" : modelPath.strip();
@@ -87,7 +91,7 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         }
     }
 
-    /** The settings with the default voice front end (echo cancellation on, full duplex, energy VAD). */
+    /** The settings with the default voice front end (echo cancellation on, full duplex, energy VAD, listening cue). */
     public AppSettings(String modelPath, BackendKind backend, int threads, int contextSize, double temperature,
                        double topP, int maxTokens, String systemPrompt, String voice, double speakingRate,
                        String inputDevice, String outputDevice, int endOfTurnSilenceMs, String pushToTalkKey,
@@ -95,14 +99,22 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
                        String remoteModel, String voskModel, String contextPolicy) {
         this(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice, speakingRate,
                 inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache, remoteUrl,
-                remoteKey, remoteModel, voskModel, contextPolicy, "", "", false, "");
+                remoteKey, remoteModel, voskModel, contextPolicy, "", "", false, "", true);
     }
 
     /** With this voice front end. */
     public AppSettings withVoiceFrontEnd(String aec, String ns, boolean half, String vadName) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
-                kvCache, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy, aec, ns, half, vadName);
+                kvCache, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy, aec, ns, half, vadName, listeningCue);
+    }
+
+    /** With the listening cue of full duplex on or off. */
+    public AppSettings withListeningCue(boolean on) {
+        return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
+                voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
+                kvCache, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy, echoCancellation, noiseSuppression,
+                halfDuplex, vad, on);
     }
 
     /** The settings with the default context policy (keep the system message and the most recent turns). */
@@ -139,7 +151,7 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
                 kvCache, url, key, model, voskModel, contextPolicy, echoCancellation, noiseSuppression, halfDuplex,
-                vad);
+                vad, listeningCue);
     }
 
     /** The settings of a first start. */
@@ -155,7 +167,7 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         return new AppSettings(path, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt, voice,
                 speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights, kvCache,
                 remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy,
-                echoCancellation, noiseSuppression, halfDuplex, vad);
+                echoCancellation, noiseSuppression, halfDuplex, vad, listeningCue);
     }
 
     /** The model to load with the context and KV cache precision to load it at (the model manager's "Use"). */
@@ -163,28 +175,28 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
         return new AppSettings(path, backend, threads, newContextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
                 newKv, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy, echoCancellation, noiseSuppression,
-                halfDuplex, vad);
+                halfDuplex, vad, listeningCue);
     }
 
     /** With {@code ms} of silence ending a hands-free turn. */
     public AppSettings withEndOfTurnSilence(int ms) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, ms, pushToTalkKey, theme, weights, kvCache, remoteUrl,
-                remoteKey, remoteModel, voskModel, contextPolicy, echoCancellation, noiseSuppression, halfDuplex, vad);
+                remoteKey, remoteModel, voskModel, contextPolicy, echoCancellation, noiseSuppression, halfDuplex, vad, listeningCue);
     }
 
     public AppSettings withTheme(Theme t) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, t, weights, kvCache,
                 remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy,
-                echoCancellation, noiseSuppression, halfDuplex, vad);
+                echoCancellation, noiseSuppression, halfDuplex, vad, listeningCue);
     }
 
     public AppSettings withSampling(double newTemperature, double newTopP, int newMaxTokens) {
         return new AppSettings(modelPath, backend, threads, contextSize, newTemperature, newTopP, newMaxTokens,
                 systemPrompt, voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme,
                 weights, kvCache, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy,
-                echoCancellation, noiseSuppression, halfDuplex, vad);
+                echoCancellation, noiseSuppression, halfDuplex, vad, listeningCue);
     }
 
     private static void range(String name, int value, int min, int max) {

@@ -1,6 +1,7 @@
 package dev.parley.app.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parley.app.TestModels;
@@ -67,6 +68,9 @@ class SettingsAndDashboardTest {
                     .setValue(WeightFormat.INT8);
             ((javafx.scene.control.ComboBox<String>) dialog().lookup("#setting-noise")).setValue("low");
             ((javafx.scene.control.CheckBox) dialog().lookup("#setting-half-duplex")).setSelected(true);
+            javafx.scene.control.CheckBox cue = (javafx.scene.control.CheckBox) dialog().lookup("#setting-listening-cue");
+            assertTrue(cue.isSelected(), "the listening cue is on by default");
+            cue.setSelected(false);
             return null;
         });
         DialogPane pane = dialog();
@@ -82,6 +86,7 @@ class SettingsAndDashboardTest {
         assertEquals(WeightFormat.INT8, s.weights());
         assertEquals("low", s.noiseSuppression());
         assertTrue(s.halfDuplex());
+        assertFalse(s.listeningCue(), "the listening cue switched off in the dialog stays off");
         assertEquals("on", s.echoCancellation());
         long kvInt8 = app.context.chat().model().orElseThrow().kvBudgetBytes();
         assertTrue(kvInt8 < kvF32 * 0.35, "the model runs with an int8 KV cache (f16 would be half): " + kvInt8 + " vs " + kvF32 + " bytes");

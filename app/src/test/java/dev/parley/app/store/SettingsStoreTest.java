@@ -50,6 +50,7 @@ class SettingsStoreTest {
         assertEquals("off", old.noiseSuppression());
         assertEquals(false, old.halfDuplex());
         assertEquals("energy", old.vad());
+        assertTrue(old.listeningCue(), "a file from before the listening cue gets it on");
         AppSettings changed = old.withVoiceFrontEnd("off", "Very-High", true, "silero");
         assertEquals("very-high", changed.noiseSuppression());
         SettingsStore store = new SettingsStore(file);
@@ -59,6 +60,12 @@ class SettingsStoreTest {
         assertEquals(false, voice.frontEnd().echoCancellation());
         assertEquals(dev.parley.audio.frontend.NoiseSuppression.VERY_HIGH, voice.frontEnd().noiseSuppression());
         assertTrue(voice.halfDuplex());
+        assertTrue(voice.listeningCue());
+        AppSettings noCue = changed.withListeningCue(false);
+        store.save(noCue);
+        assertEquals(false, store.load().listeningCue());
+        assertEquals(false, dev.parley.app.gui.voice.VoiceOptions.of(noCue).listeningCue());
+        assertEquals("very-high", store.load().noiseSuppression(), "switching the cue keeps the rest of the front end");
         var e = assertThrows(IllegalArgumentException.class, () -> old.withVoiceFrontEnd("maybe", "off", false, "energy"));
         assertTrue(e.getMessage().contains("on, aec3, off") && e.getMessage().contains("maybe"), e.getMessage());
         AppSettings aec3 = old.withVoiceFrontEnd("AEC3", "off", false, "energy");

@@ -144,6 +144,12 @@ public final class SettingsDialog extends Dialog<AppSettings> {
         half.setId("setting-half-duplex");
         half.selectedProperty().bindBidirectional(vm.halfDuplexProperty());
         row = add(form, row, "Half-duplex", half);
+        javafx.scene.control.CheckBox cue = new javafx.scene.control.CheckBox("a soft sound when listening starts");
+        cue.setId("setting-listening-cue");
+        cue.setTooltip(new javafx.scene.control.Tooltip("Full duplex: 0.6 s of quiet noise a second after listening "
+                + "starts teaches the echo canceller the room, so that it can hear you over the first reply"));
+        cue.selectedProperty().bindBidirectional(vm.listeningCueProperty());
+        row = add(form, row, "Listening cue", cue);
         row = add(form, row, "Voice activity", choice("setting-vad", vm.vadProperty(),
                 "energy: levels; silero: the neural VAD (once available)", "energy", "silero"));
         row = add(form, row, "Push-to-talk key", field("setting-ptt", vm.pushToTalkKeyProperty()));

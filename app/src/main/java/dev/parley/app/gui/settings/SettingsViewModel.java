@@ -41,6 +41,7 @@ public final class SettingsViewModel {
     private final StringProperty echoCancellation = new SimpleStringProperty();
     private final StringProperty noiseSuppression = new SimpleStringProperty();
     private final javafx.beans.property.BooleanProperty halfDuplex = new javafx.beans.property.SimpleBooleanProperty();
+    private final javafx.beans.property.BooleanProperty listeningCue = new javafx.beans.property.SimpleBooleanProperty();
     private final StringProperty vad = new SimpleStringProperty();
     private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>();
     private final StringProperty remoteUrl = new SimpleStringProperty();
@@ -70,6 +71,7 @@ public final class SettingsViewModel {
         echoCancellation.set(s.echoCancellation());
         noiseSuppression.set(s.noiseSuppression());
         halfDuplex.set(s.halfDuplex());
+        listeningCue.set(s.listeningCue());
         vad.set(s.vad());
         theme.set(s.theme());
         remoteUrl.set(s.remoteUrl());
@@ -89,7 +91,7 @@ public final class SettingsViewModel {
                     integer("End-of-turn silence", endOfTurnSilence), pushToTalkKey.get(), theme.get(),
                     weights.get(), kvCache.get(), remoteUrl.get(), remoteKey.get(), remoteModel.get(),
                     voskModel.get(), contextPolicy.get(), echoCancellation.get(), noiseSuppression.get(),
-                    halfDuplex.get(), vad.get());
+                    halfDuplex.get(), vad.get(), listeningCue.get());
             error.set("");
             return Optional.of(s);
         } catch (IllegalArgumentException | NullPointerException e) {
@@ -144,6 +146,7 @@ public final class SettingsViewModel {
     public StringProperty echoCancellationProperty() { return echoCancellation; }
     public StringProperty noiseSuppressionProperty() { return noiseSuppression; }
     public javafx.beans.property.BooleanProperty halfDuplexProperty() { return halfDuplex; }
+    public javafx.beans.property.BooleanProperty listeningCueProperty() { return listeningCue; }
     public StringProperty vadProperty() { return vad; }
     public ObjectProperty<Theme> themeProperty() { return theme; }
     public StringProperty remoteUrlProperty() { return remoteUrl; }

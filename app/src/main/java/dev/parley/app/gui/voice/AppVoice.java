@@ -107,7 +107,7 @@ public final class AppVoice implements VoiceControl {
         tts.speakingRate(options.speakingRate());
         VoiceSettings settings = VoiceSettings.defaults().withEndOfTurnSilence(options.endOfTurnSilenceMs())
                 .withMode(handsFree ? VoiceSettings.Mode.HANDS_FREE : VoiceSettings.Mode.PUSH_TO_TALK)
-                .withHalfDuplex(options.halfDuplex());
+                .withHalfDuplex(options.halfDuplex()).withListeningCue(options.listeningCue());
         PipelineVoice next = new PipelineVoice(vosk, blankToNull(options.inputDevice()),
                 blankToNull(options.outputDevice()), tts, settings);
         next.setMuted(muted);

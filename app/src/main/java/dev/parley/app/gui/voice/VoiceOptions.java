@@ -19,9 +19,11 @@ import dev.parley.audio.vad.VadChoice;
  * @param frontEnd           the audio front end (echo cancellation, noise suppression)
  * @param halfDuplex         do not listen while speaking even where echo is cancelled
  * @param vad                the voice activity detector: the energy one, or Silero where its model is installed
+ * @param listeningCue       full duplex: play the listening cue a second after listening starts
  */
 public record VoiceOptions(String voskModel, String inputDevice, String outputDevice, String voice,
-                           int endOfTurnSilenceMs, double speakingRate, FrontEndSettings frontEnd, boolean halfDuplex, VadChoice vad) {
+                           int endOfTurnSilenceMs, double speakingRate, FrontEndSettings frontEnd, boolean halfDuplex, VadChoice vad,
+                           boolean listeningCue) {
     public VoiceOptions {
         voskModel = voskModel == null ? "" : voskModel.strip();
         inputDevice = inputDevice == null ? "" : inputDevice.strip();
@@ -38,16 +40,16 @@ public record VoiceOptions(String voskModel, String inputDevice, String outputDe
         vad = vad == null ? VadChoice.ENERGY : vad;
     }
 
-    /** Options with the energy voice activity detector. */
+    /** Options with the energy voice activity detector and the listening cue. */
     public VoiceOptions(String voskModel, String inputDevice, String outputDevice, String voice,
                         int endOfTurnSilenceMs, double speakingRate, FrontEndSettings frontEnd, boolean halfDuplex) {
-        this(voskModel, inputDevice, outputDevice, voice, endOfTurnSilenceMs, speakingRate, frontEnd, halfDuplex, null);
+        this(voskModel, inputDevice, outputDevice, voice, endOfTurnSilenceMs, speakingRate, frontEnd, halfDuplex, null, true);
     }
 
     /** These options at another speaking rate. */
     public VoiceOptions withSpeakingRate(double rate) {
         return new VoiceOptions(voskModel, inputDevice, outputDevice, voice, endOfTurnSilenceMs, rate, frontEnd,
-                halfDuplex, vad);
+                halfDuplex, vad, listeningCue);
     }
 
     /** Options with the default front end (echo cancellation, full duplex). */
@@ -68,6 +70,6 @@ public record VoiceOptions(String voskModel, String inputDevice, String outputDe
                 settings.endOfTurnSilenceMs(), settings.speakingRate(),
                 FrontEndSettings.defaults().withEchoCanceller(EchoCanceller.parse(settings.echoCancellation()))
                         .withNoiseSuppression(NoiseSuppression.parse(settings.noiseSuppression())),
-                settings.halfDuplex(), VadChoice.parse(settings.vad()));
+                settings.halfDuplex(), VadChoice.parse(settings.vad()), settings.listeningCue());
     }
 }
