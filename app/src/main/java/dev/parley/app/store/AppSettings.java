@@ -106,7 +106,8 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
     public AppSettings withVoiceFrontEnd(String aec, String ns, boolean half, String vadName) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, endOfTurnSilenceMs, pushToTalkKey, theme, weights,
-                kvCache, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy, aec, ns, half, vadName, listeningCue);
+                kvCache, remoteUrl, remoteKey, remoteModel, voskModel, contextPolicy, aec, ns, half, vadName,
+                listeningCue);
     }
 
     /** With the listening cue of full duplex on or off. */
@@ -182,7 +183,8 @@ public record AppSettings(String modelPath, BackendKind backend, int threads, in
     public AppSettings withEndOfTurnSilence(int ms) {
         return new AppSettings(modelPath, backend, threads, contextSize, temperature, topP, maxTokens, systemPrompt,
                 voice, speakingRate, inputDevice, outputDevice, ms, pushToTalkKey, theme, weights, kvCache, remoteUrl,
-                remoteKey, remoteModel, voskModel, contextPolicy, echoCancellation, noiseSuppression, halfDuplex, vad, listeningCue);
+                remoteKey, remoteModel, voskModel, contextPolicy, echoCancellation, noiseSuppression, halfDuplex, vad,
+                listeningCue);
     }
 
     public AppSettings withTheme(Theme t) {
