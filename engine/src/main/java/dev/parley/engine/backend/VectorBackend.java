@@ -321,10 +321,7 @@ public final class VectorBackend implements Backend {
                     kQuantTiles(true, seg, rowBytes, rows, blocks, a, count, out, from, to);
                     return;
                 }
-                // The 256-bit two-token Q5_K kernel is too large for C2 to inline its helpers (its vectors are boxed:
-                // 9.1 ms for two tokens of an 8192 x 2048 product against 4.1 ms for one), so 256 bits take the
-                // one-token kernel per token; the results are the same bits either way.
-                int pairs = wide ? count - count % 2 : 0;
+                int pairs = count - count % 2;
                 for (int r = from; r < to; r++) {
                     for (int t = 0; t < pairs; t += 2) {
                         if (wide) {
