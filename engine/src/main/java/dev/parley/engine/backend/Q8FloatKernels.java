@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -28,6 +29,15 @@ final class Q8FloatKernels {
     static final int TOKENS = 4;
 
     private static final VectorSpecies<Float> F512 = FloatVector.SPECIES_512;
+    /** The fixed summation tree that ends each kernel ({@link SumTree}). */
+    private static final VectorShuffle<Float> SWAP8 = SumTree.swap(F512,
+            8),
+            SWAP4 = SumTree.swap(F512,
+            4),
+            SWAP2 = SumTree.swap(F512,
+            2),
+            SWAP1 = SumTree.swap(F512,
+            1);
     private static final VectorSpecies<Byte> B128 = ByteVector.SPECIES_128;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(LE);
@@ -66,10 +76,26 @@ final class Q8FloatKernels {
             a3 = lo.fma(FloatVector.fromArray(F512, x, xo), a3);
             c3 = hi.fma(FloatVector.fromArray(F512, x, xo + 16), c3);
         }
-        out[t0 * rows + r] = a0.add(c0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r] = a1.add(c1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 2) * rows + r] = a2.add(c2).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 3) * rows + r] = a3.add(c3).reduceLanes(VectorOperators.ADD);
+        a0 = a0.add(c0);
+        a0 = a0.add(a0.rearrange(SWAP8));
+        a0 = a0.add(a0.rearrange(SWAP4));
+        a0 = a0.add(a0.rearrange(SWAP2));
+        out[t0 * rows + r] = a0.add(a0.rearrange(SWAP1)).lane(0);
+        a1 = a1.add(c1);
+        a1 = a1.add(a1.rearrange(SWAP8));
+        a1 = a1.add(a1.rearrange(SWAP4));
+        a1 = a1.add(a1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r] = a1.add(a1.rearrange(SWAP1)).lane(0);
+        a2 = a2.add(c2);
+        a2 = a2.add(a2.rearrange(SWAP8));
+        a2 = a2.add(a2.rearrange(SWAP4));
+        a2 = a2.add(a2.rearrange(SWAP2));
+        out[(t0 + 2) * rows + r] = a2.add(a2.rearrange(SWAP1)).lane(0);
+        a3 = a3.add(c3);
+        a3 = a3.add(a3.rearrange(SWAP8));
+        a3 = a3.add(a3.rearrange(SWAP4));
+        a3 = a3.add(a3.rearrange(SWAP2));
+        out[(t0 + 3) * rows + r] = a3.add(a3.rearrange(SWAP1)).lane(0);
     }
 
     /**
@@ -124,14 +150,46 @@ final class Q8FloatKernels {
             e3 = lp.fma(xl, e3);
             g3 = hp.fma(xh, g3);
         }
-        out[t0 * rows + r] = a0.add(c0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r] = a1.add(c1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 2) * rows + r] = a2.add(c2).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 3) * rows + r] = a3.add(c3).reduceLanes(VectorOperators.ADD);
-        out[t0 * rows + r + 1] = e0.add(g0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r + 1] = e1.add(g1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 2) * rows + r + 1] = e2.add(g2).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 3) * rows + r + 1] = e3.add(g3).reduceLanes(VectorOperators.ADD);
+        a0 = a0.add(c0);
+        a0 = a0.add(a0.rearrange(SWAP8));
+        a0 = a0.add(a0.rearrange(SWAP4));
+        a0 = a0.add(a0.rearrange(SWAP2));
+        out[t0 * rows + r] = a0.add(a0.rearrange(SWAP1)).lane(0);
+        a1 = a1.add(c1);
+        a1 = a1.add(a1.rearrange(SWAP8));
+        a1 = a1.add(a1.rearrange(SWAP4));
+        a1 = a1.add(a1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r] = a1.add(a1.rearrange(SWAP1)).lane(0);
+        a2 = a2.add(c2);
+        a2 = a2.add(a2.rearrange(SWAP8));
+        a2 = a2.add(a2.rearrange(SWAP4));
+        a2 = a2.add(a2.rearrange(SWAP2));
+        out[(t0 + 2) * rows + r] = a2.add(a2.rearrange(SWAP1)).lane(0);
+        a3 = a3.add(c3);
+        a3 = a3.add(a3.rearrange(SWAP8));
+        a3 = a3.add(a3.rearrange(SWAP4));
+        a3 = a3.add(a3.rearrange(SWAP2));
+        out[(t0 + 3) * rows + r] = a3.add(a3.rearrange(SWAP1)).lane(0);
+        e0 = e0.add(g0);
+        e0 = e0.add(e0.rearrange(SWAP8));
+        e0 = e0.add(e0.rearrange(SWAP4));
+        e0 = e0.add(e0.rearrange(SWAP2));
+        out[t0 * rows + r + 1] = e0.add(e0.rearrange(SWAP1)).lane(0);
+        e1 = e1.add(g1);
+        e1 = e1.add(e1.rearrange(SWAP8));
+        e1 = e1.add(e1.rearrange(SWAP4));
+        e1 = e1.add(e1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 1] = e1.add(e1.rearrange(SWAP1)).lane(0);
+        e2 = e2.add(g2);
+        e2 = e2.add(e2.rearrange(SWAP8));
+        e2 = e2.add(e2.rearrange(SWAP4));
+        e2 = e2.add(e2.rearrange(SWAP2));
+        out[(t0 + 2) * rows + r + 1] = e2.add(e2.rearrange(SWAP1)).lane(0);
+        e3 = e3.add(g3);
+        e3 = e3.add(e3.rearrange(SWAP8));
+        e3 = e3.add(e3.rearrange(SWAP4));
+        e3 = e3.add(e3.rearrange(SWAP2));
+        out[(t0 + 3) * rows + r + 1] = e3.add(e3.rearrange(SWAP1)).lane(0);
     }
 
     /** Row {@code r} (at {@code base}) dotted with activation row {@code t} of {@code x}; 512-bit vectors. */
@@ -149,6 +207,10 @@ final class Q8FloatKernels {
             a = lo.fma(FloatVector.fromArray(F512, x, o), a);
             c = hi.fma(FloatVector.fromArray(F512, x, o + 16), c);
         }
-        return a.add(c).reduceLanes(VectorOperators.ADD);
+        a = a.add(c);
+        a = a.add(a.rearrange(SWAP8));
+        a = a.add(a.rearrange(SWAP4));
+        a = a.add(a.rearrange(SWAP2));
+        return a.add(a.rearrange(SWAP1)).lane(0);
     }
 }

@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -21,6 +22,15 @@ import jdk.incubator.vector.VectorSpecies;
 final class Q8TileKernels {
 
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_512;
+    /** The fixed summation tree that ends each kernel ({@link SumTree}). */
+    private static final VectorShuffle<Float> SWAP8 = SumTree.swap(F,
+            8),
+            SWAP4 = SumTree.swap(F,
+            4),
+            SWAP2 = SumTree.swap(F,
+            2),
+            SWAP1 = SumTree.swap(F,
+            1);
     private static final VectorSpecies<Byte> B128 = ByteVector.SPECIES_128;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(LE);
@@ -89,18 +99,66 @@ final class Q8TileKernels {
             a2_3 = l2.fma(xl3, a2_3);
             c2_3 = h2.fma(xh3, c2_3);
         }
-        out[(t0 + 0) * rows + r + 0] = a0_0.add(c0_0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r + 0] = a0_1.add(c0_1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 2) * rows + r + 0] = a0_2.add(c0_2).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 3) * rows + r + 0] = a0_3.add(c0_3).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 0) * rows + r + 1] = a1_0.add(c1_0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r + 1] = a1_1.add(c1_1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 2) * rows + r + 1] = a1_2.add(c1_2).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 3) * rows + r + 1] = a1_3.add(c1_3).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 0) * rows + r + 2] = a2_0.add(c2_0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r + 2] = a2_1.add(c2_1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 2) * rows + r + 2] = a2_2.add(c2_2).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 3) * rows + r + 2] = a2_3.add(c2_3).reduceLanes(VectorOperators.ADD);
+        a0_0 = a0_0.add(c0_0);
+        a0_0 = a0_0.add(a0_0.rearrange(SWAP8));
+        a0_0 = a0_0.add(a0_0.rearrange(SWAP4));
+        a0_0 = a0_0.add(a0_0.rearrange(SWAP2));
+        out[(t0 + 0) * rows + r + 0] = a0_0.add(a0_0.rearrange(SWAP1)).lane(0);
+        a0_1 = a0_1.add(c0_1);
+        a0_1 = a0_1.add(a0_1.rearrange(SWAP8));
+        a0_1 = a0_1.add(a0_1.rearrange(SWAP4));
+        a0_1 = a0_1.add(a0_1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 0] = a0_1.add(a0_1.rearrange(SWAP1)).lane(0);
+        a0_2 = a0_2.add(c0_2);
+        a0_2 = a0_2.add(a0_2.rearrange(SWAP8));
+        a0_2 = a0_2.add(a0_2.rearrange(SWAP4));
+        a0_2 = a0_2.add(a0_2.rearrange(SWAP2));
+        out[(t0 + 2) * rows + r + 0] = a0_2.add(a0_2.rearrange(SWAP1)).lane(0);
+        a0_3 = a0_3.add(c0_3);
+        a0_3 = a0_3.add(a0_3.rearrange(SWAP8));
+        a0_3 = a0_3.add(a0_3.rearrange(SWAP4));
+        a0_3 = a0_3.add(a0_3.rearrange(SWAP2));
+        out[(t0 + 3) * rows + r + 0] = a0_3.add(a0_3.rearrange(SWAP1)).lane(0);
+        a1_0 = a1_0.add(c1_0);
+        a1_0 = a1_0.add(a1_0.rearrange(SWAP8));
+        a1_0 = a1_0.add(a1_0.rearrange(SWAP4));
+        a1_0 = a1_0.add(a1_0.rearrange(SWAP2));
+        out[(t0 + 0) * rows + r + 1] = a1_0.add(a1_0.rearrange(SWAP1)).lane(0);
+        a1_1 = a1_1.add(c1_1);
+        a1_1 = a1_1.add(a1_1.rearrange(SWAP8));
+        a1_1 = a1_1.add(a1_1.rearrange(SWAP4));
+        a1_1 = a1_1.add(a1_1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 1] = a1_1.add(a1_1.rearrange(SWAP1)).lane(0);
+        a1_2 = a1_2.add(c1_2);
+        a1_2 = a1_2.add(a1_2.rearrange(SWAP8));
+        a1_2 = a1_2.add(a1_2.rearrange(SWAP4));
+        a1_2 = a1_2.add(a1_2.rearrange(SWAP2));
+        out[(t0 + 2) * rows + r + 1] = a1_2.add(a1_2.rearrange(SWAP1)).lane(0);
+        a1_3 = a1_3.add(c1_3);
+        a1_3 = a1_3.add(a1_3.rearrange(SWAP8));
+        a1_3 = a1_3.add(a1_3.rearrange(SWAP4));
+        a1_3 = a1_3.add(a1_3.rearrange(SWAP2));
+        out[(t0 + 3) * rows + r + 1] = a1_3.add(a1_3.rearrange(SWAP1)).lane(0);
+        a2_0 = a2_0.add(c2_0);
+        a2_0 = a2_0.add(a2_0.rearrange(SWAP8));
+        a2_0 = a2_0.add(a2_0.rearrange(SWAP4));
+        a2_0 = a2_0.add(a2_0.rearrange(SWAP2));
+        out[(t0 + 0) * rows + r + 2] = a2_0.add(a2_0.rearrange(SWAP1)).lane(0);
+        a2_1 = a2_1.add(c2_1);
+        a2_1 = a2_1.add(a2_1.rearrange(SWAP8));
+        a2_1 = a2_1.add(a2_1.rearrange(SWAP4));
+        a2_1 = a2_1.add(a2_1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 2] = a2_1.add(a2_1.rearrange(SWAP1)).lane(0);
+        a2_2 = a2_2.add(c2_2);
+        a2_2 = a2_2.add(a2_2.rearrange(SWAP8));
+        a2_2 = a2_2.add(a2_2.rearrange(SWAP4));
+        a2_2 = a2_2.add(a2_2.rearrange(SWAP2));
+        out[(t0 + 2) * rows + r + 2] = a2_2.add(a2_2.rearrange(SWAP1)).lane(0);
+        a2_3 = a2_3.add(c2_3);
+        a2_3 = a2_3.add(a2_3.rearrange(SWAP8));
+        a2_3 = a2_3.add(a2_3.rearrange(SWAP4));
+        a2_3 = a2_3.add(a2_3.rearrange(SWAP2));
+        out[(t0 + 3) * rows + r + 2] = a2_3.add(a2_3.rearrange(SWAP1)).lane(0);
     }
 
     /** 3 row(s) x 3 activation rows: 18 accumulators, each weight block converted once for 3 tokens. */
@@ -153,15 +211,51 @@ final class Q8TileKernels {
             a2_2 = l2.fma(xl2, a2_2);
             c2_2 = h2.fma(xh2, c2_2);
         }
-        out[(t0 + 0) * rows + r + 0] = a0_0.add(c0_0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r + 0] = a0_1.add(c0_1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 2) * rows + r + 0] = a0_2.add(c0_2).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 0) * rows + r + 1] = a1_0.add(c1_0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r + 1] = a1_1.add(c1_1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 2) * rows + r + 1] = a1_2.add(c1_2).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 0) * rows + r + 2] = a2_0.add(c2_0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r + 2] = a2_1.add(c2_1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 2) * rows + r + 2] = a2_2.add(c2_2).reduceLanes(VectorOperators.ADD);
+        a0_0 = a0_0.add(c0_0);
+        a0_0 = a0_0.add(a0_0.rearrange(SWAP8));
+        a0_0 = a0_0.add(a0_0.rearrange(SWAP4));
+        a0_0 = a0_0.add(a0_0.rearrange(SWAP2));
+        out[(t0 + 0) * rows + r + 0] = a0_0.add(a0_0.rearrange(SWAP1)).lane(0);
+        a0_1 = a0_1.add(c0_1);
+        a0_1 = a0_1.add(a0_1.rearrange(SWAP8));
+        a0_1 = a0_1.add(a0_1.rearrange(SWAP4));
+        a0_1 = a0_1.add(a0_1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 0] = a0_1.add(a0_1.rearrange(SWAP1)).lane(0);
+        a0_2 = a0_2.add(c0_2);
+        a0_2 = a0_2.add(a0_2.rearrange(SWAP8));
+        a0_2 = a0_2.add(a0_2.rearrange(SWAP4));
+        a0_2 = a0_2.add(a0_2.rearrange(SWAP2));
+        out[(t0 + 2) * rows + r + 0] = a0_2.add(a0_2.rearrange(SWAP1)).lane(0);
+        a1_0 = a1_0.add(c1_0);
+        a1_0 = a1_0.add(a1_0.rearrange(SWAP8));
+        a1_0 = a1_0.add(a1_0.rearrange(SWAP4));
+        a1_0 = a1_0.add(a1_0.rearrange(SWAP2));
+        out[(t0 + 0) * rows + r + 1] = a1_0.add(a1_0.rearrange(SWAP1)).lane(0);
+        a1_1 = a1_1.add(c1_1);
+        a1_1 = a1_1.add(a1_1.rearrange(SWAP8));
+        a1_1 = a1_1.add(a1_1.rearrange(SWAP4));
+        a1_1 = a1_1.add(a1_1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 1] = a1_1.add(a1_1.rearrange(SWAP1)).lane(0);
+        a1_2 = a1_2.add(c1_2);
+        a1_2 = a1_2.add(a1_2.rearrange(SWAP8));
+        a1_2 = a1_2.add(a1_2.rearrange(SWAP4));
+        a1_2 = a1_2.add(a1_2.rearrange(SWAP2));
+        out[(t0 + 2) * rows + r + 1] = a1_2.add(a1_2.rearrange(SWAP1)).lane(0);
+        a2_0 = a2_0.add(c2_0);
+        a2_0 = a2_0.add(a2_0.rearrange(SWAP8));
+        a2_0 = a2_0.add(a2_0.rearrange(SWAP4));
+        a2_0 = a2_0.add(a2_0.rearrange(SWAP2));
+        out[(t0 + 0) * rows + r + 2] = a2_0.add(a2_0.rearrange(SWAP1)).lane(0);
+        a2_1 = a2_1.add(c2_1);
+        a2_1 = a2_1.add(a2_1.rearrange(SWAP8));
+        a2_1 = a2_1.add(a2_1.rearrange(SWAP4));
+        a2_1 = a2_1.add(a2_1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 2] = a2_1.add(a2_1.rearrange(SWAP1)).lane(0);
+        a2_2 = a2_2.add(c2_2);
+        a2_2 = a2_2.add(a2_2.rearrange(SWAP8));
+        a2_2 = a2_2.add(a2_2.rearrange(SWAP4));
+        a2_2 = a2_2.add(a2_2.rearrange(SWAP2));
+        out[(t0 + 2) * rows + r + 2] = a2_2.add(a2_2.rearrange(SWAP1)).lane(0);
     }
 
     /** 3 row(s) x 2 activation rows: 12 accumulators, each weight block converted once for 2 tokens. */
@@ -204,11 +298,35 @@ final class Q8TileKernels {
             a2_1 = l2.fma(xl1, a2_1);
             c2_1 = h2.fma(xh1, c2_1);
         }
-        out[(t0 + 0) * rows + r + 0] = a0_0.add(c0_0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r + 0] = a0_1.add(c0_1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 0) * rows + r + 1] = a1_0.add(c1_0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r + 1] = a1_1.add(c1_1).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 0) * rows + r + 2] = a2_0.add(c2_0).reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r + 2] = a2_1.add(c2_1).reduceLanes(VectorOperators.ADD);
+        a0_0 = a0_0.add(c0_0);
+        a0_0 = a0_0.add(a0_0.rearrange(SWAP8));
+        a0_0 = a0_0.add(a0_0.rearrange(SWAP4));
+        a0_0 = a0_0.add(a0_0.rearrange(SWAP2));
+        out[(t0 + 0) * rows + r + 0] = a0_0.add(a0_0.rearrange(SWAP1)).lane(0);
+        a0_1 = a0_1.add(c0_1);
+        a0_1 = a0_1.add(a0_1.rearrange(SWAP8));
+        a0_1 = a0_1.add(a0_1.rearrange(SWAP4));
+        a0_1 = a0_1.add(a0_1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 0] = a0_1.add(a0_1.rearrange(SWAP1)).lane(0);
+        a1_0 = a1_0.add(c1_0);
+        a1_0 = a1_0.add(a1_0.rearrange(SWAP8));
+        a1_0 = a1_0.add(a1_0.rearrange(SWAP4));
+        a1_0 = a1_0.add(a1_0.rearrange(SWAP2));
+        out[(t0 + 0) * rows + r + 1] = a1_0.add(a1_0.rearrange(SWAP1)).lane(0);
+        a1_1 = a1_1.add(c1_1);
+        a1_1 = a1_1.add(a1_1.rearrange(SWAP8));
+        a1_1 = a1_1.add(a1_1.rearrange(SWAP4));
+        a1_1 = a1_1.add(a1_1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 1] = a1_1.add(a1_1.rearrange(SWAP1)).lane(0);
+        a2_0 = a2_0.add(c2_0);
+        a2_0 = a2_0.add(a2_0.rearrange(SWAP8));
+        a2_0 = a2_0.add(a2_0.rearrange(SWAP4));
+        a2_0 = a2_0.add(a2_0.rearrange(SWAP2));
+        out[(t0 + 0) * rows + r + 2] = a2_0.add(a2_0.rearrange(SWAP1)).lane(0);
+        a2_1 = a2_1.add(c2_1);
+        a2_1 = a2_1.add(a2_1.rearrange(SWAP8));
+        a2_1 = a2_1.add(a2_1.rearrange(SWAP4));
+        a2_1 = a2_1.add(a2_1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 2] = a2_1.add(a2_1.rearrange(SWAP1)).lane(0);
     }
 }

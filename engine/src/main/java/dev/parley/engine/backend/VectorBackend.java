@@ -195,7 +195,7 @@ public final class VectorBackend implements Backend {
         VectorKernels.axpy(alpha, x, xo, y, yo, n);
     }
 
-    /** {@link Backend#swiGlu} with the Vector API's exp (within an ulp or so of the reference's rounded exp). */
+    /** {@link Backend#swiGlu} with {@link VectorExp} (within 2 ulp of the reference's rounded exp). */
     @Override
     public void swiGlu(float[] gate, float[] up, int from, int to) {
         VectorKernels.swiGlu(gate, up, from, to);

@@ -10,6 +10,7 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -20,6 +21,13 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorKernels {
 
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_256;
+    /** The fixed summation tree that ends each kernel ({@link SumTree}). */
+    private static final VectorShuffle<Float> SWAP4 = SumTree.swap(F,
+            4),
+            SWAP2 = SumTree.swap(F,
+            2),
+            SWAP1 = SumTree.swap(F,
+            1);
     private static final VectorSpecies<Integer> I = IntVector.SPECIES_256;
     private static final VectorSpecies<Short> S = ShortVector.SPECIES_256;
     private static final VectorSpecies<Short> S128 = ShortVector.SPECIES_128;
@@ -49,7 +57,9 @@ final class VectorKernels {
             acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
                     .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        acc = acc.add(acc.rearrange(SWAP4));
+        acc = acc.add(acc.rearrange(SWAP2));
+        return acc.add(acc.rearrange(SWAP1)).lane(0);
     }
 
     /**
@@ -78,8 +88,12 @@ final class VectorKernels {
             a1 = ((FloatVector) p1.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
                     .add(p1.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw * s[s0 + blocks + b]), a1);
         }
-        out[t0 * rows + r] = a0.reduceLanes(VectorOperators.ADD);
-        out[(t0 + 1) * rows + r] = a1.reduceLanes(VectorOperators.ADD);
+        a0 = a0.add(a0.rearrange(SWAP4));
+        a0 = a0.add(a0.rearrange(SWAP2));
+        out[t0 * rows + r] = a0.add(a0.rearrange(SWAP1)).lane(0);
+        a1 = a1.add(a1.rearrange(SWAP4));
+        a1 = a1.add(a1.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r] = a1.add(a1.rearrange(SWAP1)).lane(0);
     }
 
     /** Q4_0 row (18-byte blocks at {@code base}) x Q8_0 activations. */
@@ -100,7 +114,9 @@ final class VectorKernels {
             acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
                     .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        acc = acc.add(acc.rearrange(SWAP4));
+        acc = acc.add(acc.rearrange(SWAP2));
+        return acc.add(acc.rearrange(SWAP1)).lane(0);
     }
 
     /**
@@ -126,7 +142,9 @@ final class VectorKernels {
             acc = ((FloatVector) p.reinterpretAsInts().lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
                     .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        acc = acc.add(acc.rearrange(SWAP4));
+        acc = acc.add(acc.rearrange(SWAP2));
+        return acc.add(acc.rearrange(SWAP1)).lane(0);
     }
 
     /** Q5_1 row (24-byte blocks at {@code base}) x Q8_1 activations (Q8_0 quants and scales, block sums {@code bs}). */
@@ -151,21 +169,26 @@ final class VectorKernels {
                     .add(p.reinterpretAsInts().lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, d), acc);
             mins += Float.float16ToFloat(w.get(I16, bo + 2)) * bs[so + b];
         }
-        return acc.reduceLanes(VectorOperators.ADD) + mins;
+        acc = acc.add(acc.rearrange(SWAP4));
+        acc = acc.add(acc.rearrange(SWAP2));
+        return acc.add(acc.rearrange(SWAP1)).lane(0) + mins;
     }
 
-    /** {@code gate[i] = gate[i] / (1 + exp(-gate[i])) * up[i]} over {@code [from, to)}, at the preferred width. */
+    /**
+     * {@code gate[i] = gate[i] / (1 + exp(-gate[i])) * up[i]} over {@code [from, to)}, at the preferred width; the tail
+     * gets the vector lanes' bits ({@link VectorExp}), so an element does not depend on where a range is split.
+     */
     static void swiGlu(float[] gate, float[] up, int from, int to) {
         VectorSpecies<Float> f = FloatVector.SPECIES_PREFERRED;
         int i = from;
         for (; i + f.length() <= to; i += f.length()) {
             FloatVector g = FloatVector.fromArray(f, gate, i);
-            FloatVector e = g.neg().lanewise(VectorOperators.EXP).add(1f);
+            FloatVector e = VectorExp.exp(g.neg()).add(1f);
             g.div(e).mul(FloatVector.fromArray(f, up, i)).intoArray(gate, i);
         }
         for (; i < to; i++) {
             float g = gate[i];
-            gate[i] = g / (1f + (float) Math.exp(-g)) * up[i];
+            gate[i] = g / (1f + VectorExp.exp(-g)) * up[i];
         }
     }
 
@@ -177,7 +200,9 @@ final class VectorKernels {
         for (; i < upper; i += F.length()) {
             acc = FloatVector.fromArray(F, a, ao + i).fma(FloatVector.fromArray(F, b, bo + i), acc);
         }
-        float sum = acc.reduceLanes(VectorOperators.ADD);
+        acc = acc.add(acc.rearrange(SWAP4));
+        acc = acc.add(acc.rearrange(SWAP2));
+        float sum = acc.add(acc.rearrange(SWAP1)).lane(0);
         for (; i < n; i++) {
             sum += a[ao + i] * b[bo + i];
         }
@@ -205,7 +230,9 @@ final class VectorKernels {
         for (; i < upper; i += F.length()) {
             acc = FloatVector.fromMemorySegment(F, w, base + 4L * i, LE).fma(FloatVector.fromArray(F, x, xo + i), acc);
         }
-        float sum = acc.reduceLanes(VectorOperators.ADD);
+        acc = acc.add(acc.rearrange(SWAP4));
+        acc = acc.add(acc.rearrange(SWAP2));
+        float sum = acc.add(acc.rearrange(SWAP1)).lane(0);
         for (; i < n; i++) {
             sum += w.get(F32, base + 4L * i) * x[xo + i];
         }
@@ -222,7 +249,9 @@ final class VectorKernels {
                     .convertShape(VectorOperators.S2I, I, 0);
             acc = halfToFloat(h).fma(FloatVector.fromArray(F, x, xo + i), acc);
         }
-        float sum = acc.reduceLanes(VectorOperators.ADD);
+        acc = acc.add(acc.rearrange(SWAP4));
+        acc = acc.add(acc.rearrange(SWAP2));
+        float sum = acc.add(acc.rearrange(SWAP1)).lane(0);
         for (; i < n; i++) {
             sum += Float.float16ToFloat(w.get(I16, base + 2L * i)) * x[xo + i];
         }
@@ -255,7 +284,9 @@ final class VectorKernels {
             FloatVector wv = h.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
             acc = wv.fma(FloatVector.fromArray(F, x, xo + i), acc);
         }
-        float sum = acc.reduceLanes(VectorOperators.ADD);
+        acc = acc.add(acc.rearrange(SWAP4));
+        acc = acc.add(acc.rearrange(SWAP2));
+        float sum = acc.add(acc.rearrange(SWAP1)).lane(0);
         for (; i < n; i++) {
             sum += Float.intBitsToFloat((w.get(I16, base + 2L * i) & 0xffff) << 16) * x[xo + i];
         }

@@ -1,5 +1,6 @@
 package dev.parley.engine.model;
 
+import dev.parley.engine.backend.VectorExp;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -31,6 +32,7 @@ final class BlockAttention {
     private final float[] keysT;   // (headSize, BLOCK)
     private final float[] values;  // (BLOCK, headSize)
     private final float[] scores;  // (BLOCK)
+    private final float[] laneSums = new float[F.length()];
     private final float[] acc;     // (maxQueries, headSize)
     private final float[] max;     // (maxQueries)
     private final double[] sum;    // (maxQueries)
@@ -55,7 +57,7 @@ final class BlockAttention {
 
     /** Bytes of the arrays of one instance (for the memory report). */
     static long scratchBytes(int headSize, int maxQueries) {
-        return 4L * (2L * headSize * BLOCK + BLOCK + (long) maxQueries * headSize + maxQueries)
+        return 4L * (2L * headSize * BLOCK + BLOCK + F.length() + (long) maxQueries * headSize + maxQueries)
                 + 8L * maxQueries + 3L * 4 * maxQueries;
     }
 
@@ -195,13 +197,19 @@ final class BlockAttention {
     /** {@code exp(score - m)} in place for the valid positions (0 beyond); returns their sum. */
     private float exps(int valid, float m) {
         int lanes = F.length();
-        float total = 0f;
+        FloatVector sum = FloatVector.zero(F);
         for (int j = 0; j < valid; j += lanes) {
             VectorMask<Float> in = F.indexInRange(j, valid);
-            FloatVector e = FloatVector.fromArray(F, scores, j).sub(m).lanewise(VectorOperators.EXP);
+            FloatVector e = VectorExp.exp(FloatVector.fromArray(F, scores, j).sub(m));
             e = FloatVector.zero(F).blend(e, in);
             e.intoArray(scores, j);
-            total += e.reduceLanes(VectorOperators.ADD);
+            sum = sum.add(e);
+        }
+        // The lanes added in a fixed order: reduceLanes(ADD) leaves it open, and the JIT's is not the interpreter's.
+        sum.intoArray(laneSums, 0);
+        float total = 0f;
+        for (int i = 0; i < lanes; i++) {
+            total += laneSums[i];
         }
         return total;
     }

@@ -1,8 +1,10 @@
 package dev.parley.engine.model;
 
+import dev.parley.engine.backend.SumTree;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -13,6 +15,13 @@ final class KvKernels {
 
     private static final VectorSpecies<Byte> B64 = ByteVector.SPECIES_64;
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_256;
+    /** The fixed summation tree that ends each kernel ({@link SumTree}). */
+    private static final VectorShuffle<Float> SWAP4 = SumTree.swap(F,
+            4),
+            SWAP2 = SumTree.swap(F,
+            2),
+            SWAP1 = SumTree.swap(F,
+            1);
 
     private KvKernels() {
     }
@@ -40,7 +49,9 @@ final class KvKernels {
             FloatVector kv = (FloatVector) ByteVector.fromArray(B64, k, ko + i).convertShape(VectorOperators.B2F, F, 0);
             acc = kv.fma(FloatVector.fromArray(F, q, qo + i), acc);
         }
-        float sum = acc.reduceLanes(VectorOperators.ADD);
+        acc = acc.add(acc.rearrange(SWAP4));
+        acc = acc.add(acc.rearrange(SWAP2));
+        float sum = acc.add(acc.rearrange(SWAP1)).lane(0);
         for (; i < n; i++) {
             sum += k[ko + i] * q[qo + i];
         }
