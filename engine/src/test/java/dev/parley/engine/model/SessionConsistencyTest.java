@@ -13,8 +13,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The KV cache, chunked prefill and rewinding give the same logits as recomputing from scratch, and
- * the vector backend agrees with the scalar one on whole models of every tensor type.
+ * The KV cache, chunked prefill and rewinding give the same logits as recomputing from scratch, to the bit on both
+ * backends (the vector kernels do one arithmetic whatever the number of tokens and whether the JIT has compiled them:
+ * with {@code reduceLanes} the token-by-token logits were 2e-6 off), and the vector backend agrees with the scalar one
+ * on whole models of every tensor type.
  */
 class SessionConsistencyTest {
 
@@ -44,17 +46,17 @@ class SessionConsistencyTest {
                 for (int i = 30; i < PROMPT.length; i++) {
                     last = s.ingest(new int[] {PROMPT[i]});
                 }
-                assertClose(full, last, 1e-3f, "token by token after a 30-token prefill");
+                assertClose(full, last, 0f, "token by token after a 30-token prefill");
             }
             for (int chunk : new int[] {1, 7, 64}) {
                 try (InferenceSession s = m.newSession(128, chunk)) {
-                    assertClose(full, s.ingest(PROMPT), 1e-3f, "chunks of " + chunk);
+                    assertClose(full, s.ingest(PROMPT), 0f, "chunks of " + chunk);
                 }
             }
             try (InferenceSession s = m.newSession(128)) {
                 s.ingest(new int[] {5, 6, 7, 8, 9, 10, 11});
                 s.rewind(0);
-                assertClose(full, s.ingest(PROMPT), 1e-3f, "after rewinding a different prefix away");
+                assertClose(full, s.ingest(PROMPT), 0f, "after rewinding a different prefix away");
             }
         }
     }
