@@ -55,12 +55,8 @@ final class KQuantKernels {
     private static final VectorShuffle<Integer> J0 = shuffle(i -> 0), J1 = shuffle(i -> 1), J2 = shuffle(i -> 2),
             J3 = shuffle(i -> 3), J4 = shuffle(i -> 4), J5 = shuffle(i -> 5), J6 = shuffle(i -> 6), J7 = shuffle(i -> 7);
     /** The steps of the fixed summation tree that ends every kernel (lane i ^ 4, ^ 2, ^ 1 added to lane i). */
-    private static final VectorShuffle<Float> SWAP4 = SumTree.swap(F,
-            4),
-            SWAP2 = SumTree.swap(F,
-            2),
-            SWAP1 = SumTree.swap(F,
-            1);
+    private static final VectorShuffle<Float> SWAP4 = SumTree.swap(F, 4), SWAP2 = SumTree.swap(F, 2),
+            SWAP1 = SumTree.swap(F, 1);
 
     private KQuantKernels() {
     }
@@ -72,7 +68,6 @@ final class KQuantKernels {
         }
         return VectorShuffle.fromArray(I, index, 0);
     }
-
 
     /** The 16 bytes at {@code at} widened (sign-extended) to shorts. */
     private static ShortVector bytes16(MemorySegment w, long at) {

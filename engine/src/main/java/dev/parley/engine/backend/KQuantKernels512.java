@@ -66,7 +66,6 @@ final class KQuantKernels512 {
         return VectorShuffle.fromArray(I, index, 0);
     }
 
-
     private static VectorShuffle<Integer> pair(int p) {
         return shuffle(i -> 2 * p + i / 8);
     }
@@ -78,14 +77,8 @@ final class KQuantKernels512 {
      * for bit. Written out in each kernel: a call of our own at the end of a kernel this size is not inlined, and its
      * vector argument would be boxed.
      */
-    private static final VectorShuffle<Float> SWAP8 = SumTree.swap(F,
-            8),
-            SWAP4 = SumTree.swap(F,
-            4),
-            SWAP2 = SumTree.swap(F,
-            2),
-            SWAP1 = SumTree.swap(F,
-            1);
+    private static final VectorShuffle<Float> SWAP8 = SumTree.swap(F, 8), SWAP4 = SumTree.swap(F, 4),
+            SWAP2 = SumTree.swap(F, 2), SWAP1 = SumTree.swap(F, 1);
 
     /** The 32 bytes at {@code at} widened (sign-extended) to shorts. */
     private static ShortVector bytes32(MemorySegment w, long at) {

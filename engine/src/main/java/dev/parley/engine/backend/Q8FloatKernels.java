@@ -30,14 +30,8 @@ final class Q8FloatKernels {
 
     private static final VectorSpecies<Float> F512 = FloatVector.SPECIES_512;
     /** The fixed summation tree that ends each kernel ({@link SumTree}). */
-    private static final VectorShuffle<Float> SWAP8 = SumTree.swap(F512,
-            8),
-            SWAP4 = SumTree.swap(F512,
-            4),
-            SWAP2 = SumTree.swap(F512,
-            2),
-            SWAP1 = SumTree.swap(F512,
-            1);
+    private static final VectorShuffle<Float> SWAP8 = SumTree.swap(F512, 8), SWAP4 = SumTree.swap(F512, 4),
+            SWAP2 = SumTree.swap(F512, 2), SWAP1 = SumTree.swap(F512, 1);
     private static final VectorSpecies<Byte> B128 = ByteVector.SPECIES_128;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(LE);

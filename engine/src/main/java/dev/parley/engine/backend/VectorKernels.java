@@ -22,12 +22,8 @@ final class VectorKernels {
 
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_256;
     /** The fixed summation tree that ends each kernel ({@link SumTree}). */
-    private static final VectorShuffle<Float> SWAP4 = SumTree.swap(F,
-            4),
-            SWAP2 = SumTree.swap(F,
-            2),
-            SWAP1 = SumTree.swap(F,
-            1);
+    private static final VectorShuffle<Float> SWAP4 = SumTree.swap(F, 4), SWAP2 = SumTree.swap(F, 2),
+            SWAP1 = SumTree.swap(F, 1);
     private static final VectorSpecies<Integer> I = IntVector.SPECIES_256;
     private static final VectorSpecies<Short> S = ShortVector.SPECIES_256;
     private static final VectorSpecies<Short> S128 = ShortVector.SPECIES_128;

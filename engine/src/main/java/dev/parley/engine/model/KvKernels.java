@@ -16,12 +16,8 @@ final class KvKernels {
     private static final VectorSpecies<Byte> B64 = ByteVector.SPECIES_64;
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_256;
     /** The fixed summation tree that ends each kernel ({@link SumTree}). */
-    private static final VectorShuffle<Float> SWAP4 = SumTree.swap(F,
-            4),
-            SWAP2 = SumTree.swap(F,
-            2),
-            SWAP1 = SumTree.swap(F,
-            1);
+    private static final VectorShuffle<Float> SWAP4 = SumTree.swap(F, 4), SWAP2 = SumTree.swap(F, 2),
+            SWAP1 = SumTree.swap(F, 1);
 
     private KvKernels() {
     }
