@@ -86,6 +86,20 @@ final class UserVoice {
         return levels.historyMillis() >= MIN_KNOWN_MILLIS;
     }
 
+    /** How much of the user's voiced speech the level is the median of, ms. */
+    double knownMillis() {
+        return levels.historyMillis();
+    }
+
+    /** How much voiced speech the utterance being heard (begun while Parley was silent) has had, ms. */
+    double pendingMillis() {
+        double sum = 0;
+        for (double[] p : pending) {
+            sum += p[1];
+        }
+        return sum;
+    }
+
     /** The median short-term level of the user's voiced speech, dBFS ({@link LevelMeter#SILENCE_DBFS} before any). */
     double levelDbfs() {
         return levels.floorDbfs();
