@@ -70,9 +70,18 @@ class FullDuplexPipelineTest {
         return WavFileSource.load(SharedFixtures.require("vosk/wav/" + name + ".wav"), 16_000).samples();
     }
 
-    /** What one run heard and did. */
+    /**
+     * What one run heard and did, and where on the room's timeline Parley first sounded (the listening cue) and where
+     * its sound ended, ms.
+     */
     private record Run(List<String> userTurns, List<Long> bargeIns, List<Exchange> history, int holds,
-                       String frontEnd) {
+                       String frontEnd, long firstSoundMillis, long soundedUntilMillis) {
+        /** Where Parley's sound was on the timeline, and where {@code length} samples placed at {@code after} ms lay. */
+        String timeline(int after, int length) {
+            long from = firstSoundMillis + after;
+            return "Parley sounded from " + firstSoundMillis + " to " + soundedUntilMillis + " ms, the sound placed at "
+                    + from + " to " + (from + length * 1000L / 16_000) + " ms";
+        }
     }
 
     /**
@@ -92,6 +101,14 @@ class FullDuplexPipelineTest {
                 / SyntheticRoom.rms(shape.echo(voice, 1.0), 0, voice.length);   // echo as loud as the user
         AudioFrontEnd fe = FrontEnds.open(FrontEndSettings.defaults());
         assumeTrue(fe.cancelsEcho(), "skipped: " + fe.description());
+        // what takes time to load is loaded before the room's clock starts: the question is placed at a fixed time on
+        // it, the other sounds after the listening cue, and the cue plays as the loop starts. Loaded on the room's
+        // clock, the models' load time (0.7 s here alone, more in the whole suite) moved the cue and what follows it
+        // later against the question and the reply: a bed of voices meant for the middle of the reply outlasted it
+        // and, heard over silence, became a turn
+        VoskRecognizer recognizer = VoskRecognizer.load(SharedFixtures.require("vosk/model-assistant"));
+        dev.parley.audio.vad.VoiceActivityDetector vad = silero ? sileroVad()
+                : new EnergyVad(VoiceSettings.defaults().vad());
         List<String> turns = new CopyOnWriteArrayList<>();
         List<Long> bargeIns = new CopyOnWriteArrayList<>();
         AtomicInteger holds = new AtomicInteger();
@@ -123,9 +140,8 @@ class FullDuplexPipelineTest {
             room.sayDuringPlayback(during, duringMillis, duringGain);
         }
         Responder fixed = (user, out, cancel) -> out.accept(REPLY);
-        try (VoicePipeline p = new VoicePipeline(mic, VoskRecognizer.load(SharedFixtures.require("vosk/model-assistant")),
-                fixed, new KeepOpen(tts), SpeakerSink.onLine(room.speaker()), VoiceSettings.defaults(), fe,
-                silero ? sileroVad() : new EnergyVad(VoiceSettings.defaults().vad()))) {
+        try (VoicePipeline p = new VoicePipeline(mic, recognizer, fixed, new KeepOpen(tts),
+                SpeakerSink.onLine(room.speaker()), VoiceSettings.defaults(), fe, vad)) {
             assertTrue(p.fullDuplex(), p.frontEndDescription());
             p.addListener(new VoiceListener() {
                 @Override
@@ -148,8 +164,10 @@ class FullDuplexPipelineTest {
             p.start();
             assertTrue(ended.await(seconds + 30L, TimeUnit.SECONDS), "the room's microphone did not end");
             System.out.println("full duplex run: turns " + turns + ", barge-ins " + bargeIns + ", holds " + holds
-                    + ", stats " + p.frontEndStats() + ", history " + p.history());
-            return new Run(List.copyOf(turns), List.copyOf(bargeIns), p.history(), holds.get(), p.frontEndDescription());
+                    + ", stats " + p.frontEndStats() + ", history " + p.history() + ", Parley sounded from "
+                    + room.firstSoundMillis() + " to " + room.soundedUntilMillis() + " ms");
+            return new Run(List.copyOf(turns), List.copyOf(bargeIns), p.history(), holds.get(), p.frontEndDescription(),
+                    room.firstSoundMillis(), room.soundedUntilMillis());
         }
     }
 
@@ -207,14 +225,22 @@ class FullDuplexPipelineTest {
         }
         double gain = SyntheticRoom.rms(question, 0, question.length) / SyntheticRoom.rms(babble, 0, babble.length)
                 * Math.pow(10, -10 / 20.0);
-        // 7 s after the cue (which plays 1.1 s in) is about 3 s into the reply, where the bed came before the cue
-        Run r = run(babble, 7000, gain, 26, true);
-        assertEquals(List.of("what time is it"), r.userTurns());
-        assertTrue(r.bargeIns().isEmpty(), "the voices stopped the reply: " + r.bargeIns());
+        // 7 s after the cue (which plays 1.1 s in) is about 3.5 s into the reply (which starts 4.5 s in and, unheld,
+        // lasts 15 s): the bed ends 3-4 s before the reply does
+        Run r = run(babble, BED_MILLIS, gain, 30, true);   // 30 s: each hold on the bed lengthens the reply
+        String timeline = r.timeline(BED_MILLIS, babble.length);
+        assertEquals(List.of("what time is it"), r.userTurns(), timeline);
+        assertTrue(r.bargeIns().isEmpty(), "the voices stopped the reply: " + r.bargeIns() + "; " + timeline);
         Exchange e = r.history().getFirst();
-        assertFalse(e.interrupted(), e.toString());
+        assertFalse(e.interrupted(), e + "; " + timeline);
         assertEquals(SENTENCES, e.spoken().size(), "every sentence of the reply was played: " + e.spoken());
+        // what this test is about: the whole bed lay over the reply (a bed over silence is another case)
+        assertTrue(r.firstSoundMillis() + BED_MILLIS + babble.length * 1000L / 16_000 < r.soundedUntilMillis(),
+                "the bed was not all over the reply: " + timeline);
     }
+
+    /** When the bed of voices starts: after Parley's first sound, ms. */
+    private static final int BED_MILLIS = 7000;
 
     private static dev.parley.audio.vad.VoiceActivityDetector sileroVad() {
         dev.parley.audio.vad.VoiceActivityDetector v = new dev.parley.audio.vad.VadFactory(m -> {

@@ -29,6 +29,8 @@ public final class LoopbackRoom {
     private final long t0 = System.nanoTime();
     private final List<Pending> pending = new ArrayList<>();
     private long writeCursor;
+    /** Where the speaker's sound ends on the timeline (what a flush silenced does not count). */
+    private long soundedUntil;
     private long firstSound = -1;
     private volatile boolean closed;
 
@@ -67,6 +69,11 @@ public final class LoopbackRoom {
         return firstSound < 0 ? -1 : firstSound * 1000 / RATE;
     }
 
+    /** Where the speaker's sound so far ends, ms from the start (0 before any). */
+    public synchronized long soundedUntilMillis() {
+        return soundedUntil * 1000 / RATE;
+    }
+
     private void place(short[] sound, long at, double gain) {
         for (int i = 0; i < sound.length && at + i < direct.length; i++) {
             direct[(int) (at + i)] += gain * sound[i];
@@ -91,6 +98,7 @@ public final class LoopbackRoom {
             }
             writeCursor++;
         }
+        soundedUntil = Math.max(soundedUntil, writeCursor);
     }
 
     private synchronized void flush() {
@@ -99,6 +107,7 @@ public final class LoopbackRoom {
             air[(int) p] = 0;
         }
         writeCursor = Math.min(writeCursor, now);
+        soundedUntil = Math.min(soundedUntil, Math.max(writeCursor, 0));
     }
 
     /** What the microphone hears at {@code [from, from + n)}. */
