@@ -615,8 +615,14 @@ final class ListenLoop implements Runnable {
         }
         if (!echo && !room && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS) {
             userVoice.acceptedOver(quietFloor.floorDbfs(), ABOVE_FLOOR_DB);   // a first turn at the room's floor teaches nothing
-        } else if (!echo && !room) {
+        } else if (!echo && !room && userVoice.known()) {
             userVoice.accepted();
+        } else {
+            // begun before a second of the room's quiet was known (a bed of voices from the first moment keeps the VAD
+            // in speech): nothing tells the room from the user, so a first such turn teaches no level. Measured in
+            // `bench duplex` (bedroom, SNR 10): an 18 s turn at -37.5 dBFS over a quiet of -40.5 became the user's
+            // level, and the bed's "nine" at -38.5 was then a turn as loud as theirs
+            userVoice.dropped();
         }
         boolean withdraw = room && tentativeSent;
         resetUtterance();
