@@ -112,6 +112,14 @@ final class ListenLoop implements Runnable {
      * until the VAD hears the speech stop.
      */
     private boolean unbrokenRoom;
+    /**
+     * Whether the turn in progress began before a second of the room's quiet was known (a bed of voices from the first
+     * moment keeps the VAD in speech): its unvoiced frames teach the quiet floor, which nothing else would teach while
+     * such turns follow one another, and the level does not end it ({@link #levelJudged}). Its voiced frames teach
+     * nothing: a user who spoke at once would make their own voice the room's level (`DeviceFaultTest`, whose first
+     * question comes at once, heard the next one as "[unk]", cut short as "the room").
+     */
+    private boolean turnBegunUnknown;
     /** How loud the user's voice is (from their turns while Parley was silent): over a reply, quieter is the room. */
     private final UserVoice userVoice = new UserVoice(USER_VOICE_MARGIN_DB);
     /** The VAD heard speech start while Parley was silent, but it has not yet stood out of the quiet room's level. */
@@ -208,11 +216,14 @@ final class ListenLoop implements Runnable {
         double level = LevelMeter.rmsDbfs(frame);
         host.level(level);
         floor.add(level, frame.durationMillis(), !heardSpeech);
-        quietFloor.add(level, frame.durationMillis(), !heardSpeech && !host.assistantActive());
+        boolean voiced = vad.lastProbability() >= 0.5;
+        // a turn begun before a second of the room was known may be the room's as much as anyone's: its unvoiced
+        // frames teach the floor (a bed of voices sits near the VAD's threshold; a user's voice stays above it)
+        quietFloor.add(level, frame.durationMillis(), (!heardSpeech || turnBegunUnknown && !voiced)
+                && !host.assistantActive());
         // a voice close to the microphone stands above the room's level; a bed of other voices sits at it
         boolean standsOut = floor.aboveFloorDb() >= ABOVE_FLOOR_DB;
         long now = System.nanoTime();
-        boolean voiced = vad.lastProbability() >= 0.5;
         boolean ptt = settings.mode() == VoiceSettings.Mode.PUSH_TO_TALK;
         boolean pressed = pushToTalk;
         boolean pressedNow = pressed && !wasPressed;
@@ -282,6 +293,10 @@ final class ListenLoop implements Runnable {
         // while Parley is silent the VAD's speech starts a turn once it stands out of the quiet room's level (at once
         // in a quiet room, or before a second of it is known)
         boolean startNow = speechPending && quietFloor.aboveFloorDb() >= ABOVE_FLOOR_DB;
+        // and the turn goes on only while it still does: a bed of voices keeps the VAD in speech after the user's last
+        // word, but sits at the room's level (see levelJudged)
+        boolean judged = levelJudged();
+        boolean roomOnly = judged && quietFloor.aboveFloorDb() < ABOVE_FLOOR_DB;
         if (host.assistantActive() && !heardSpeech) {
             // over a reply an utterance starts only where the VAD hears speech and its voiced frames of late were ones
             // the canceller left mostly untouched (the user's voice), not what is left of the echo
@@ -305,6 +320,7 @@ final class ListenLoop implements Runnable {
             }
             heardSpeech = true;
             speechPending = false;
+            turnBegunUnknown = !overReply && quietFloor.historyMillis() < NoiseFloor.MIN_HISTORY_MILLIS;
             if (overReply) {
                 // what came before the user's onset is what is left of Parley's own voice: fed, the grammar-limited
                 // recognizer made words of it with a cough ("who are you" from the residue of "how are you")
@@ -313,8 +329,11 @@ final class ListenLoop implements Runnable {
                 countOnset(frame);
             }
             feedPreRoll();
-        } else if (vad.inSpeech()) {
-            feedPreRoll();          // speech again after a pause inside the turn: the held-back pause first (the onset)
+        } else if (vad.inSpeech() && !roomOnly && (voiced || !judged)) {
+            // speech again after a pause inside the turn: the held-back pause first (the onset). Where the level judges
+            // the turn, only a voiced frame brings it back: a clink of cups stands out of a café but is no voice, and
+            // fed with the pause before it the recognizer made "hello eight" of "hello"
+            feedPreRoll();
             feed(frame);
         } else {
             // a pause, or the end of the turn: the recognizer hears it only if speech follows. Fed on, a grammar-
@@ -343,7 +362,7 @@ final class ListenLoop implements Runnable {
                 host.bargeIn();         // confirmed: the utterance goes on as the next turn
             }
         }
-        if (voiced && vad.inSpeech()) {
+        if (voiced && vad.inSpeech() && !roomOnly) {
             if (heardSpeech && !overReply) {
                 userVoice.heard(floor.shortTermDbfs(), frame.durationMillis());
             }
@@ -382,14 +401,44 @@ final class ListenLoop implements Runnable {
         if (holding) {
             return;
         }
-        if (heardSpeech && !vad.inSpeech() && silenceMillis >= settings.endOfTurnSilenceMillis()) {
+        if (heardSpeech && (!vad.inSpeech() || roomOnly) && silenceMillis >= settings.endOfTurnSilenceMillis()) {
             endTurn(lastVoiced >= 0 ? lastVoiced : now);
+            // the VAD may still hear the room's voices: the next turn starts where a voice stands out of them again
+            speechPending = vad.inSpeech();
         } else if (heardSpeech && !tentativeSent && settings.speculateAfterMillis() > 0
                 && silenceMillis >= settings.speculateAfterMillis() && !lastPartial.isBlank()) {
             // The live transcript of everything heard so far; the final one is compared with it at the end.
             tentativeSent = true;
             host.tentativeTurn(lastPartial, lastVoiced >= 0 ? lastVoiced : now, System.nanoTime());
         }
+    }
+
+    /**
+     * Whether the turn in progress holds not one voiced frame that stood out of the room: a peak of a bed of voices
+     * started it (the VAD was in speech all along), and what the recognizer made of the pre-roll ("five", "") is the
+     * room's. Measured in {@code TurnsInBabbleTest} at 10 dB once turns ended on the level: three such turns in eight
+     * questions.
+     */
+    private boolean unvoiced() {
+        return userVoice.pendingMillis() == 0;
+    }
+
+    /**
+     * Whether the level judges the turn in progress: a hands-free turn begun while Parley was silent, once a second of
+     * the room's quiet was known. Such a turn has only the room left in it ({@code roomOnly}) where the level over the
+     * last 150 ms no longer stands {@link #ABOVE_FLOOR_DB} above the room's quiet, whatever the VAD says. Frames so
+     * are a pause of the turn: not fed to the recognizer (unless a voiced frame that stands out follows, which takes
+     * the pause with it), counted towards the end-of-turn silence, not the user's level. In a bed
+     * of voices the Silero VAD stays in speech after the user's last word, so a turn ended only when the bed happened
+     * to pause: measured in {@code TurnsInBabbleTest} (babble 10 dB below eight questions), questions ran together
+     * ("what time is it what time is it [unk] three") and the bed's words were added to them. The level falls from the
+     * user's to the room's within about 150 ms of the last word (the short-term level's time constant), so the turn
+     * ends about as soon after it as in a quiet room. Over a reply the hold's own rules apply instead, and a turn begun
+     * before the room's quiet was known ({@link #turnBegunUnknown}) ends on the VAD alone.
+     */
+    private boolean levelJudged() {
+        return heardSpeech && !overReply && !holding && !turnBegunUnknown
+                && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS;
     }
 
     /**
@@ -603,17 +652,20 @@ final class ListenLoop implements Runnable {
         // hands-free, while Parley was silent: speech well below the user's own level that does not stand out of the
         // room's quiet is the room (a bed of voices the VAD let through), not a turn; a user who stepped back still
         // stands out of a quiet room, and a push-to-talk turn is always the user's
-        boolean room = !overReply && settings.mode() == VoiceSettings.Mode.HANDS_FREE && !userVoice.pendingIsTheUser()
-                && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS
-                && userVoice.pendingLevelDbfs() < quietFloor.floorDbfs() + ABOVE_FLOOR_DB;
+        // (the floor a turn begun before the room was known taught itself judges nothing of that turn)
+        boolean floorKnown = !turnBegunUnknown && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS;
+        boolean room = !overReply && settings.mode() == VoiceSettings.Mode.HANDS_FREE && (!userVoice.pendingIsTheUser()
+                && floorKnown && userVoice.pendingLevelDbfs() < quietFloor.floorDbfs() + ABOVE_FLOOR_DB || unvoiced());
         if (overReply) {
             debug("turn begun over the reply: \"%s\"%s", text, echo ? ", all Parley's own words: dropped" : "");
         } else {
             debug("turn: \"%s\", voiced at %.1f dBFS for %.0f ms against the user's %.1f (of %.0f ms), the room's quiet"
                     + " at %.1f%s", text, userVoice.pendingLevelDbfs(), userVoice.pendingMillis(), userVoice.levelDbfs(),
-                    userVoice.knownMillis(), quietFloor.floorDbfs(), room ? ": too quiet to be the user's, dropped" : "");
+                    userVoice.knownMillis(), quietFloor.floorDbfs(), !room ? ""
+                    : unvoiced() ? ": not one voiced frame stood out of the room, dropped"
+                    : ": too quiet to be the user's, dropped");
         }
-        if (!echo && !room && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS) {
+        if (!echo && !room && floorKnown) {
             userVoice.acceptedOver(quietFloor.floorDbfs(), ABOVE_FLOOR_DB);   // a first turn at the room's floor teaches nothing
         } else if (!echo && !room && userVoice.known()) {
             userVoice.accepted();
@@ -648,6 +700,7 @@ final class ListenLoop implements Runnable {
         sureSegments.setLength(0);
         certainSegments.setLength(0);
         heardSpeech = false;
+        turnBegunUnknown = false;
         silenceMillis = 0;
         lastVoiced = -1;
         lastPartial = "";

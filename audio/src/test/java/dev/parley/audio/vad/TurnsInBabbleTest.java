@@ -27,19 +27,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The voice loop with the Silero VAD on eight questions asked in babble and in a café (the benchmark's generated beds,
- * throughout, 15 dB below the user). The recognizer hears a turn only while the VAD hears speech (with the pre-roll
- * before it): fed the pause after the last word as well, the grammar-limited recognizer made a word of the noise
- * ("set a timer for five minutes four", "... eight", "thank you" as "[unk]": 5 of the 7 questions after the first
+ * throughout, 15 and 10 dB below the user). The recognizer hears a turn only while the VAD hears speech (with the
+ * pre-roll before it): fed the pause after the last word as well, the grammar-limited recognizer made a word of the
+ * noise ("set a timer for five minutes four", "... eight", "thank you" as "[unk]": 5 of the 7 questions after the first
  * right in each bed before this, 7 of 7 now). The first question,
  * 2 s into the bed, is not judged: the babble before it already starts an utterance that runs into it (a known
- * limit: "hello tell me a joke", "[unk]").
+ * limit: "hello tell me a joke", "[unk]"). At 10 dB the babble keeps the VAD in speech between the questions: before a
+ * turn ended where the user's voice no longer stood out of the room ({@code ListenLoop.roomOnly}), questions ran
+ * together ("what time is it what time is it [unk] three") and six turns came for eight questions in 90 s.
  */
 class TurnsInBabbleTest {
     private static final int RATE = 16_000;
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.EnumSource(value = dev.parley.audio.room.NoiseBed.class, names = {"BABBLE", "CAFE"})
-    void questionsInBabbleAreHeardWordForWord(dev.parley.audio.room.NoiseBed kind, @TempDir Path dir) throws Exception {
+    @org.junit.jupiter.params.provider.CsvSource({"BABBLE, 15", "CAFE, 15", "BABBLE, 10", "CAFE, 10"})
+    void questionsInBabbleAreHeardWordForWord(dev.parley.audio.room.NoiseBed kind, int snrDb, @TempDir Path dir)
+            throws Exception {
         Path model = SileroModelFile.require();
         String[] asked = {"marytts/02-tell-me-a-joke", "espeak-ng/03-what-time-is-it", "marytts/06-how-are-you",
             "espeak-ng/05-set-a-timer-for-five-minutes", "marytts/08-open-the-settings", "espeak-ng/01-what-is-the-weather-like-today",
@@ -61,7 +64,7 @@ class TurnsInBabbleTest {
             b[i] = (short) Math.max(-32768, Math.min(32767, Math.rint(babble[i] * 32768)));
         }
         PcmAudio bed = new PcmAudio(b, RATE);
-        PcmAudio noisy = NoiseMixer.mix(clean, bed, 15);
+        PcmAudio noisy = NoiseMixer.mix(clean, bed, snrDb);
 
         List<String> turns = new CopyOnWriteArrayList<>();
         CountDownLatch all = new CountDownLatch(asked.length);
@@ -81,7 +84,19 @@ class TurnsInBabbleTest {
             });
             p.start();
             assertTrue(all.await(90, TimeUnit.SECONDS), "turns heard: " + turns);
-            assertEquals(expected.subList(1, asked.length), turns.subList(1, asked.length), "all turns: " + turns);
+            if (snrDb >= 15) {
+                assertEquals(expected.subList(1, asked.length), turns.subList(1, asked.length), "all turns: " + turns);
+                return;
+            }
+            // 10 dB: each question its own turn, in order, and no turn of the bed's (the short "thank you" may be lost
+            // in it: the fixture recognizer hears "[unk]")
+            assertTrue(turns.size() == asked.length, "one turn a question, none of the bed's: " + turns);
+            int exact = 0;
+            for (int i = 1; i < asked.length; i++) {
+                exact += expected.get(i).equals(turns.get(i)) ? 1 : 0;
+            }
+            assertTrue(exact >= asked.length - 2,
+                    "word for word: " + exact + " of " + (asked.length - 1) + ": " + turns);
         }
     }
 }
