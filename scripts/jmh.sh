@@ -11,8 +11,8 @@ cd "$root"
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 cp_file="$root/engine/target/jmh.classpath"
 if [ -z "${JMH_NO_BUILD:-}" ]; then
-  ./mvnw -B -q -o -pl engine -am -Pjmh -DskipTests test-compile
-  ./mvnw -B -q -o -pl engine -Pjmh dependency:build-classpath -Dmdep.includeScope=test \
+  ./mvnw -B -q -pl engine -am -Pjmh -DskipTests test-compile
+  ./mvnw -B -q -pl engine -Pjmh dependency:build-classpath -Dmdep.includeScope=test \
       -Dmdep.outputFile="$cp_file" >/dev/null
 fi
 exec "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector \

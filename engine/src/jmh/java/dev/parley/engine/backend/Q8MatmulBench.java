@@ -6,8 +6,11 @@ import dev.parley.engine.tensor.Q8_0Quantizer;
 import dev.parley.engine.tensor.Tensor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.VectorSpecies;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -51,6 +54,14 @@ public class Q8MatmulBench {
      */
     @Param({"1"})
     public int copies;
+
+    /** {@code decodePrefetch}: how far ahead of each block its extra one-byte load reads, in bytes. */
+    @Param({"2048"})
+    public long ahead;
+
+    /** {@code decodeTouchPlain}: rows per tile read front to back before the kernel passes over them. */
+    @Param({"48"})
+    public int tile;
 
     /** Whether the weights are a mapped file, as the engine loads them (else native memory). */
     @Param({"true"})
@@ -214,6 +225,106 @@ public class Q8MatmulBench {
                 Q8BlockingVariants.r3x1(seg, r * rowBytes, rowBytes, blocks, xf, 0, 0, out, rows, r);
             }
             for (; r < r1; r++) {
+                out[r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, 0);
+            }
+        }
+        out[0] += sink == 12345 ? 1 : 0;
+        return out;
+    }
+
+    private final int[] sinkBox = new int[1];
+
+    /** One token, one thread, the engine's one-row kernel, row after row. */
+    @Benchmark
+    public float[] decodePlain() {
+        Tensor m = ws[next];
+        next = next + 1 == ws.length ? 0 : next + 1;
+        int rows = m.rows();
+        int blocks = m.cols() / Activations.BLOCK;
+        long rowBytes = m.rowBytes();
+        MemorySegment seg = m.data();
+        float[] xf = act.dequantizedQuants();
+        for (int r = 0; r < rows; r++) {
+            out[r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, 0);
+        }
+        return out;
+    }
+
+    /** {@code decodePlain} with one byte load {@code ahead} bytes further on per block: a software prefetch. */
+    @Benchmark
+    public float[] decodePrefetch() {
+        Tensor m = ws[next];
+        next = next + 1 == ws.length ? 0 : next + 1;
+        int rows = m.rows();
+        int blocks = m.cols() / Activations.BLOCK;
+        long rowBytes = m.rowBytes();
+        MemorySegment seg = m.data();
+        long limit = seg.byteSize() - 1;
+        float[] xf = act.dequantizedQuants();
+        for (int r = 0; r < rows; r++) {
+            out[r] = Q8DecodeVariants.prefetch(seg, r * rowBytes, blocks, xf, 0, ahead, limit, sinkBox);
+        }
+        return out;
+    }
+
+    /** One token with each block's two products summed before its scale (fewer operations; other bits). */
+    @Benchmark
+    public float[] decodeScaleAfter() {
+        Tensor m = ws[next];
+        next = next + 1 == ws.length ? 0 : next + 1;
+        int rows = m.rows();
+        int blocks = m.cols() / Activations.BLOCK;
+        long rowBytes = m.rowBytes();
+        MemorySegment seg = m.data();
+        float[] xf = act.dequantizedQuants();
+        for (int r = 0; r < rows; r++) {
+            out[r] = Q8DecodeVariants.scaleAfter(seg, r * rowBytes, blocks, xf, 0);
+        }
+        return out;
+    }
+
+    /** The one-token kernel's loads alone (two 16-byte loads per 34-byte block, OR-ed): the read side's limit. */
+    @Benchmark
+    public int decodeLoadsOnly() {
+        Tensor m = ws[next];
+        next = next + 1 == ws.length ? 0 : next + 1;
+        MemorySegment seg = m.data();
+        long blocks = seg.byteSize() / 34;
+        VectorSpecies<Byte> b128 = ByteVector.SPECIES_128;
+        ByteOrder le = ByteOrder.LITTLE_ENDIAN;
+        ByteVector acc = ByteVector.zero(b128);
+        for (long b = 0; b < blocks; b++) {
+            long bo = b * 34;
+            acc = acc.or(ByteVector.fromMemorySegment(b128, seg, bo + 2, le))
+                    .or(ByteVector.fromMemorySegment(b128, seg, bo + 18, le));
+        }
+        return acc.reinterpretAsInts().lane(0);
+    }
+
+    /** 64-byte loads front to back over the matrix (Q8TiledProduct.touch), the streaming limit on this data. */
+    @Benchmark
+    public int touchOnly() {
+        Tensor m = ws[next];
+        next = next + 1 == ws.length ? 0 : next + 1;
+        MemorySegment seg = m.data();
+        return Q8TiledProduct.touch(seg, 0, seg.byteSize());
+    }
+
+    /** One token: tiles of {@code tile} rows read front to back first, then the one-row kernel over them. */
+    @Benchmark
+    public float[] decodeTouchPlain() {
+        Tensor m = ws[next];
+        next = next + 1 == ws.length ? 0 : next + 1;
+        int rows = m.rows();
+        int blocks = m.cols() / Activations.BLOCK;
+        long rowBytes = m.rowBytes();
+        MemorySegment seg = m.data();
+        float[] xf = act.dequantizedQuants();
+        int sink = 0;
+        for (int r0 = 0; r0 < rows; r0 += tile) {
+            int r1 = Math.min(rows, r0 + tile);
+            sink += Q8TiledProduct.touch(seg, r0 * rowBytes, (r1 - r0) * rowBytes);
+            for (int r = r0; r < r1; r++) {
                 out[r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, 0);
             }
         }
