@@ -115,9 +115,11 @@ final class ListenLoop implements Runnable {
     /**
      * Whether the turn in progress began before a second of the room's quiet was known (a bed of voices from the first
      * moment keeps the VAD in speech): its unvoiced frames teach the quiet floor, which nothing else would teach while
-     * such turns follow one another, and the level does not end it ({@link #levelJudged}). Its voiced frames teach
-     * nothing: a user who spoke at once would make their own voice the room's level (`DeviceFaultTest`, whose first
-     * question comes at once, heard the next one as "[unk]", cut short as "the room").
+     * such turns follow one another, and once a second of them is known the level ends it too ({@link #levelJudged}):
+     * in `bench duplex` (bedroom, SNR 10) such a turn ran 18-27 s and swallowed the first question. Its voiced frames
+     * teach nothing: a user who spoke at once would make their own voice the room's level (`DeviceFaultTest`, whose
+     * first question comes at once, heard the next one as "[unk]", cut short as "the room"). Nor does the floor it
+     * taught itself judge its level: it teaches no user level and is never dropped as the room's.
      */
     private boolean turnBegunUnknown;
     /** How loud the user's voice is (from their turns while Parley was silent): over a reply, quieter is the room. */
@@ -433,12 +435,12 @@ final class ListenLoop implements Runnable {
      * to pause: measured in {@code TurnsInBabbleTest} (babble 10 dB below eight questions), questions ran together
      * ("what time is it what time is it [unk] three") and the bed's words were added to them. The level falls from the
      * user's to the room's within about 150 ms of the last word (the short-term level's time constant), so the turn
-     * ends about as soon after it as in a quiet room. Over a reply the hold's own rules apply instead, and a turn begun
-     * before the room's quiet was known ({@link #turnBegunUnknown}) ends on the VAD alone.
+     * ends about as soon after it as in a quiet room. Over a reply the hold's own rules apply instead; a turn begun
+     * before the room's quiet was known ({@link #turnBegunUnknown}) is judged once its own unvoiced frames have taught
+     * the floor a second of it.
      */
     private boolean levelJudged() {
-        return heardSpeech && !overReply && !holding && !turnBegunUnknown
-                && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS;
+        return heardSpeech && !overReply && !holding && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS;
     }
 
     /**
