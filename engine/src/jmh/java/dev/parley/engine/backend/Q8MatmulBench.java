@@ -234,9 +234,13 @@ public class Q8MatmulBench {
 
     private final int[] sinkBox = new int[1];
 
-    /** One token, one thread, the engine's one-row kernel, row after row. */
-    @Benchmark
-    public float[] decodePlain() {
+    /** A one-token kernel of one row: {@code (segment, row offset, blocks, activations) -> dot product}. */
+    private interface RowKernel {
+        float dot(MemorySegment seg, long base, int blocks, float[] x);
+    }
+
+    /** The next copy of the matrix, one token, one thread, row after row through {@code kernel}. */
+    private float[] decodeRows(RowKernel kernel) {
         Tensor m = ws[next];
         next = next + 1 == ws.length ? 0 : next + 1;
         int rows = m.rows();
@@ -245,42 +249,29 @@ public class Q8MatmulBench {
         MemorySegment seg = m.data();
         float[] xf = act.dequantizedQuants();
         for (int r = 0; r < rows; r++) {
-            out[r] = Q8FloatKernels.dotQ8_0w512(seg, r * rowBytes, blocks, xf, 0);
+            out[r] = kernel.dot(seg, r * rowBytes, blocks, xf);
         }
         return out;
+    }
+
+    /** One token, one thread, the engine's one-row kernel, row after row. */
+    @Benchmark
+    public float[] decodePlain() {
+        return decodeRows((seg, base, blocks, x) -> Q8FloatKernels.dotQ8_0w512(seg, base, blocks, x, 0));
     }
 
     /** {@code decodePlain} with one byte load {@code ahead} bytes further on per block: a software prefetch. */
     @Benchmark
     public float[] decodePrefetch() {
-        Tensor m = ws[next];
-        next = next + 1 == ws.length ? 0 : next + 1;
-        int rows = m.rows();
-        int blocks = m.cols() / Activations.BLOCK;
-        long rowBytes = m.rowBytes();
-        MemorySegment seg = m.data();
-        long limit = seg.byteSize() - 1;
-        float[] xf = act.dequantizedQuants();
-        for (int r = 0; r < rows; r++) {
-            out[r] = Q8DecodeVariants.prefetch(seg, r * rowBytes, blocks, xf, 0, ahead, limit, sinkBox);
-        }
-        return out;
+        long limit = ws[next].data().byteSize() - 1;
+        return decodeRows((seg, base, blocks, x) -> Q8DecodeVariants.prefetch(seg, base, blocks, x, 0, ahead, limit,
+                sinkBox));
     }
 
     /** One token with each block's two products summed before its scale (fewer operations; other bits). */
     @Benchmark
     public float[] decodeScaleAfter() {
-        Tensor m = ws[next];
-        next = next + 1 == ws.length ? 0 : next + 1;
-        int rows = m.rows();
-        int blocks = m.cols() / Activations.BLOCK;
-        long rowBytes = m.rowBytes();
-        MemorySegment seg = m.data();
-        float[] xf = act.dequantizedQuants();
-        for (int r = 0; r < rows; r++) {
-            out[r] = Q8DecodeVariants.scaleAfter(seg, r * rowBytes, blocks, xf, 0);
-        }
-        return out;
+        return decodeRows((seg, base, blocks, x) -> Q8DecodeVariants.scaleAfter(seg, base, blocks, x, 0));
     }
 
     /** The one-token kernel's loads alone (two 16-byte loads per 34-byte block, OR-ed): the read side's limit. */
