@@ -430,10 +430,10 @@ final class ListenLoop implements Runnable {
      * the room's quiet was known. Such a turn has only the room left in it ({@code roomOnly}) where the level over the
      * last 150 ms no longer stands {@link #ABOVE_FLOOR_DB} above the room's quiet, whatever the VAD says. Frames so
      * are a pause of the turn: not fed to the recognizer (unless a voiced frame that stands out follows, which takes
-     * the pause with it), counted towards the end-of-turn silence, not the user's level. In a bed
-     * of voices the Silero VAD stays in speech after the user's last word, so a turn ended only when the bed happened
-     * to pause: measured in {@code TurnsInBabbleTest} (babble 10 dB below eight questions), questions ran together
-     * ("what time is it what time is it [unk] three") and the bed's words were added to them. The level falls from the
+     * the pause with it), counted towards the end-of-turn silence, not the user's level. In a bed of voices the Silero
+     * VAD stays in speech after the user's last word, so a turn ended only when the bed happened to pause: measured in
+     * {@code TurnsInBabbleTest} (babble 10 dB below eight questions), questions ran together ("what time is it what
+     * time is it [unk] three") and the bed's words were added to them. The level falls from the
      * user's to the room's within about 150 ms of the last word (the short-term level's time constant), so the turn
      * ends about as soon after it as in a quiet room. Over a reply the hold's own rules apply instead; a turn begun
      * before the room's quiet was known ({@link #turnBegunUnknown}) is judged once its own unvoiced frames have taught
