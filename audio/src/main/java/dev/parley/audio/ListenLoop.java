@@ -656,8 +656,9 @@ final class ListenLoop implements Runnable {
         // stands out of a quiet room, and a push-to-talk turn is always the user's
         // (the floor a turn begun before the room was known taught itself judges nothing of that turn)
         boolean floorKnown = !turnBegunUnknown && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS;
-        boolean room = !overReply && settings.mode() == VoiceSettings.Mode.HANDS_FREE && (!userVoice.pendingIsTheUser()
-                && floorKnown && userVoice.pendingLevelDbfs() < quietFloor.floorDbfs() + ABOVE_FLOOR_DB || unvoiced());
+        boolean tooQuiet = !userVoice.pendingIsTheUser() && floorKnown
+                && userVoice.pendingLevelDbfs() < quietFloor.floorDbfs() + ABOVE_FLOOR_DB;
+        boolean room = !overReply && settings.mode() == VoiceSettings.Mode.HANDS_FREE && (tooQuiet || unvoiced());
         if (overReply) {
             debug("turn begun over the reply: \"%s\"%s", text, echo ? ", all Parley's own words: dropped" : "");
         } else {

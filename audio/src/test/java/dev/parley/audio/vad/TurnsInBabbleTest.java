@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * right in each bed before this, 7 of 7 now). The first question,
  * 2 s into the bed, is not judged: the babble before it already starts an utterance that runs into it (a known
  * limit: "hello tell me a joke", "[unk]"). At 10 dB the babble keeps the VAD in speech between the questions: before a
- * turn ended where the user's voice no longer stood out of the room ({@code ListenLoop.roomOnly}), questions ran
+ * turn ended where the user's voice no longer stood out of the room ({@code ListenLoop.levelJudged}), questions ran
  * together ("what time is it what time is it [unk] three") and six turns came for eight questions in 90 s.
  */
 class TurnsInBabbleTest {
@@ -90,7 +90,7 @@ class TurnsInBabbleTest {
             }
             // 10 dB: each question its own turn, in order, and no turn of the bed's (the short "thank you" may be lost
             // in it: the fixture recognizer hears "[unk]")
-            assertTrue(turns.size() == asked.length, "one turn a question, none of the bed's: " + turns);
+            assertEquals(asked.length, turns.size(), "one turn a question, none of the bed's: " + turns);
             int exact = 0;
             for (int i = 1; i < asked.length; i++) {
                 exact += expected.get(i).equals(turns.get(i)) ? 1 : 0;

@@ -10,7 +10,10 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
-/** One-token Q8_0 kernel variants (benchmarks only). */
+/**
+ * One-token Q8_0 kernel variants (benchmarks only), written out beside {@link Q8FloatKernels#dotQ8_0w512} on purpose:
+ * each is that kernel with one thing changed, and a shared helper would box its vectors (see SumTree).
+ */
 final class Q8DecodeVariants {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_512;
     private static final VectorSpecies<Byte> B128 = ByteVector.SPECIES_128;
@@ -74,6 +77,17 @@ final class Q8DecodeVariants {
             FloatVector s2 = lo2.mul(FloatVector.fromArray(F, x, o + 32));
             s2 = hi2.fma(FloatVector.fromArray(F, x, o + 48), s2);
             c = s2.fma(d2, c);
+        }
+        if (b < blocks) {           // an odd last block
+            long bo = base + (long) b * 34;
+            FloatVector d = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo)));
+            FloatVector lo = (FloatVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE)
+                    .convertShape(VectorOperators.B2F, F, 0);
+            FloatVector hi = (FloatVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE)
+                    .convertShape(VectorOperators.B2F, F, 0);
+            int o = xo + b * QK;
+            FloatVector s = lo.mul(FloatVector.fromArray(F, x, o));
+            a = hi.fma(FloatVector.fromArray(F, x, o + 16), s).fma(d, a);
         }
         a = a.add(c);
         a = a.add(a.rearrange(SWAP8));

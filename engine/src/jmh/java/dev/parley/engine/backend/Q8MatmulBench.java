@@ -126,10 +126,16 @@ public class Q8MatmulBench {
         arena.close();
     }
 
-    @Benchmark
-    public float[] product() {
+    /** The copy of the matrix to use now; the next call gets the next copy. */
+    private Tensor nextMatrix() {
         Tensor m = ws[next];
         next = next + 1 == ws.length ? 0 : next + 1;
+        return m;
+    }
+
+    @Benchmark
+    public float[] product() {
+        Tensor m = nextMatrix();
         backend.matmul(m, act, out);
         return out;
     }
@@ -170,8 +176,7 @@ public class Q8MatmulBench {
     /** One token, one thread, 2 and 3 rows per pass (more FMA chains and weight streams in flight). */
     @Benchmark
     public float[] decodeRows2() {
-        Tensor m = ws[next];
-        next = next + 1 == ws.length ? 0 : next + 1;
+        Tensor m = nextMatrix();
         int rows = m.rows();
         int blocks = m.cols() / Activations.BLOCK;
         long rowBytes = m.rowBytes();
@@ -189,8 +194,7 @@ public class Q8MatmulBench {
 
     @Benchmark
     public float[] decodeRows3() {
-        Tensor m = ws[next];
-        next = next + 1 == ws.length ? 0 : next + 1;
+        Tensor m = nextMatrix();
         int rows = m.rows();
         int blocks = m.cols() / Activations.BLOCK;
         long rowBytes = m.rowBytes();
@@ -209,8 +213,7 @@ public class Q8MatmulBench {
     /** One token: each tile of 48 rows read front to back first, then 3 rows per pass from cache. */
     @Benchmark
     public float[] decodeTouchRows3() {
-        Tensor m = ws[next];
-        next = next + 1 == ws.length ? 0 : next + 1;
+        Tensor m = nextMatrix();
         int rows = m.rows();
         int blocks = m.cols() / Activations.BLOCK;
         long rowBytes = m.rowBytes();
@@ -241,8 +244,7 @@ public class Q8MatmulBench {
 
     /** The next copy of the matrix, one token, one thread, row after row through {@code kernel}. */
     private float[] decodeRows(RowKernel kernel) {
-        Tensor m = ws[next];
-        next = next + 1 == ws.length ? 0 : next + 1;
+        Tensor m = nextMatrix();
         int rows = m.rows();
         int blocks = m.cols() / Activations.BLOCK;
         long rowBytes = m.rowBytes();
@@ -277,8 +279,7 @@ public class Q8MatmulBench {
     /** The one-token kernel's loads alone (two 16-byte loads per 34-byte block, OR-ed): the read side's limit. */
     @Benchmark
     public int decodeLoadsOnly() {
-        Tensor m = ws[next];
-        next = next + 1 == ws.length ? 0 : next + 1;
+        Tensor m = nextMatrix();
         MemorySegment seg = m.data();
         long blocks = seg.byteSize() / 34;
         VectorSpecies<Byte> b128 = ByteVector.SPECIES_128;
@@ -295,8 +296,7 @@ public class Q8MatmulBench {
     /** 64-byte loads front to back over the matrix (Q8TiledProduct.touch), the streaming limit on this data. */
     @Benchmark
     public int touchOnly() {
-        Tensor m = ws[next];
-        next = next + 1 == ws.length ? 0 : next + 1;
+        Tensor m = nextMatrix();
         MemorySegment seg = m.data();
         return Q8TiledProduct.touch(seg, 0, seg.byteSize());
     }
@@ -304,8 +304,7 @@ public class Q8MatmulBench {
     /** One token: tiles of {@code tile} rows read front to back first, then the one-row kernel over them. */
     @Benchmark
     public float[] decodeTouchPlain() {
-        Tensor m = ws[next];
-        next = next + 1 == ws.length ? 0 : next + 1;
+        Tensor m = nextMatrix();
         int rows = m.rows();
         int blocks = m.cols() / Activations.BLOCK;
         long rowBytes = m.rowBytes();
