@@ -10,7 +10,13 @@ import java.util.function.LongSupplier;
  * blocks, since no block arrives before it is recorded (a backlog queued before the loop started reads fast, and
  * must not move the timeline). A piece the sink hands to the
  * device at wall time {@code w} sounds from {@code (w - t0) * 16 kHz}, or right behind the previous piece when the
- * sink is writing ahead (its lead). Each captured 10 ms frame then takes the render samples of the same positions:
+ * sink is writing ahead (its lead). A piece that starts, by the sink's clock, where the one before it ended follows it
+ * sample for sample, wherever t0 has moved since: t0 only ever moves earlier, each time a captured block comes in
+ * sooner than any before (measured in {@code FullDuplexPipelineTest}: by 5.2 and 2.1 ms over the first 80 ms, by
+ * fractions of a millisecond later on), and a piece placed by the clock moved by as much against the one before it.
+ * The linear canceller's filter is the echo path at one lag: a move of a few samples throws it off for 100-300 ms, the
+ * echo comes through at 0-5 dB of reduction, and the loop holds the reply on it (see {@code SpeakerSink}, whose
+ * restarts moved the reference alike). Each captured 10 ms frame then takes the render samples of the same positions:
  * silence where nothing played. Placing by the clock, not by call order, keeps render and capture aligned when the
  * capture thread falls behind and catches up in a burst (measured: pairing frames by call order let AEC3's ERLE stay
  * near 0 dB in the full-duplex loop on a busy machine). A stop drops what had not sounded yet.
@@ -22,8 +28,16 @@ final class RenderTimeline {
     private final LongSupplier clock;
     private long t0 = Long.MIN_VALUE;
     private long cursor;            // position one past the last render sample placed
+    /** Where, by the sink's clock, the piece after the last one placed would start: it follows on at the cursor. */
+    private long nextStartNanos = Long.MIN_VALUE;
     private long oldest;            // positions below this are gone from the ring
     private Resampler resampler;
+
+    /**
+     * A piece whose start by the sink's clock is within this of where the last one ended follows it on: the sink's
+     * arithmetic rounds to the nanosecond, and an underrun restarts its clock at least a scheduling delay later.
+     */
+    static final long CONTIGUOUS_NANOS = 20_000;
 
     /** @param capacity render samples kept (bounds how far the capture may lag) */
     RenderTimeline(int capacity, LongSupplier nanoClock) {
@@ -58,8 +72,16 @@ final class RenderTimeline {
             }
             s = resampler.process(s, 0, s.length);
         }
-        long now = startsAtNanos == Long.MIN_VALUE ? positionNow()
-                : (startsAtNanos - t0) * AudioFrontEnd.SAMPLE_RATE / 1_000_000_000L;
+        long now;
+        if (startsAtNanos == Long.MIN_VALUE) {
+            now = positionNow();
+            nextStartNanos = Long.MIN_VALUE;
+        } else {
+            boolean followsOn = nextStartNanos != Long.MIN_VALUE
+                    && Math.abs(startsAtNanos - nextStartNanos) <= CONTIGUOUS_NANOS;
+            now = followsOn ? cursor : (startsAtNanos - t0) * AudioFrontEnd.SAMPLE_RATE / 1_000_000_000L;
+            nextStartNanos = startsAtNanos + audio.length() * 1_000_000_000L / audio.sampleRate();
+        }
         if (cursor < now) {
             clear(cursor, now);     // nothing sounded in between
             cursor = now;
@@ -73,6 +95,7 @@ final class RenderTimeline {
 
     /** Playback was cut now: what was placed ahead of now never sounds. */
     synchronized void flush() {
+        nextStartNanos = Long.MIN_VALUE;
         if (t0 == Long.MIN_VALUE) {
             return;
         }
