@@ -26,6 +26,16 @@ import javax.sound.sampled.SourceDataLine;
  * stop within a piece when {@link #stopNow()} flushes the line and the queue. Each piece goes to the
  * {@link PlaybackTap} as it is handed to the line (the echo canceller's reference); {@link #pause()} holds the
  * writer before its next piece.
+ *
+ * <p>Within a reply the stream never runs dry on the sink's account: a {@link #mark} runs its callback when the clock
+ * reaches it while the writer goes on with what follows, and while paused the writer keeps the stream going with
+ * silence. A stream that stops and starts again lands a little later or sooner than the clock says each time (a
+ * scheduling delay, a device's restart), and the echo canceller's reference with it: measured in {@code
+ * FullDuplexPipelineTest}, where each sentence's marker used to wait for the one before to play out, the echo's lag
+ * against the reference moved by 1-8 samples at every sentence (661, 665, 659, 651, 649 ...), the canceller's filter
+ * was off for 100-300 ms after each move, and the echo came through at 0-5 dB of reduction there; now it stays at one
+ * lag over a whole reply. A reply after a stop (its flush empties the device) or after idle still starts the stream
+ * anew, and lands off by as much (22 samples in one run).
  */
 public final class SpeakerSink implements AudioSink {
     static final int PIECE_MILLIS = 20;
@@ -38,6 +48,10 @@ public final class SpeakerSink implements AudioSink {
     }
 
     private record Marker(Runnable callback, long epoch) implements Item {
+    }
+
+    /** A marker waiting for the clock to reach what was written before it. */
+    private record Due(Runnable callback, long atNanos) {
     }
 
     private record Shutdown() implements Item {
@@ -62,6 +76,9 @@ public final class SpeakerSink implements AudioSink {
     private volatile Consumer<IOException> onFailure = e -> {
     };
     private volatile IOException failure;
+    /** Markers whose audio is still sounding, in order (under {@link #lock}). */
+    private final java.util.ArrayDeque<Due> due = new java.util.ArrayDeque<>();
+    private static final long IDLE_POLL_NANOS = 200_000_000L;
 
     private SpeakerSink(SourceDataLine line, int queueChunks) {
         this.line = line;
@@ -186,6 +203,10 @@ public final class SpeakerSink implements AudioSink {
             epoch++;
             paused = false;
             queue.drainTo(dropped);
+            for (Due d : due) {
+                dropped.add(new Marker(d.callback(), -1));
+            }
+            due.clear();
             line.stop();
             line.flush();
             line.start();
@@ -227,7 +248,8 @@ public final class SpeakerSink implements AudioSink {
     private void run() {
         try {
             while (true) {
-                Item item = queue.poll(200, TimeUnit.MILLISECONDS);
+                Item item = queue.poll(untilDue(IDLE_POLL_NANOS), TimeUnit.NANOSECONDS);
+                runDue();
                 if (item == null) {
                     if (closed) {
                         return;
@@ -238,12 +260,7 @@ public final class SpeakerSink implements AudioSink {
                     case Shutdown s -> {
                         return;
                     }
-                    case Marker m -> {
-                        if (m.epoch() == epoch) {
-                            awaitPlayedOut(m.epoch());
-                        }
-                        m.callback().run();
-                    }
+                    case Marker m -> schedule(m);
                     case Chunk c -> {
                         if (c.epoch() == epoch && failure == null) {
                             busyEpoch = c.epoch();
@@ -271,47 +288,135 @@ public final class SpeakerSink implements AudioSink {
         }
         byte[] bytes = a.toLittleEndianBytes();
         int pieceBytes = sampleRate * PIECE_MILLIS / 1000 * 2;
+        byte[] silence = new byte[pieceBytes];
         for (int off = 0; off < bytes.length; off += pieceBytes) {
             int n = Math.min(pieceBytes, bytes.length - off);
+            while (true) {
+                runDue();
+                Step step = nextStep(c, bytes, off, n, silence);
+                if (step == Step.STOPPED) {
+                    return;
+                }
+                if (step == Step.WAIT) {
+                    continue;
+                }
+                boolean audio = step == Step.AUDIO;
+                if (!write(audio ? bytes : silence, audio ? off : 0, audio ? n : pieceBytes, c.epoch(), audio)) {
+                    return;
+                }
+                if (audio) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** What the writer does next for a piece: write it, write a piece of silence (paused), wait, or give up. */
+    private enum Step { AUDIO, SILENCE, WAIT, STOPPED }
+
+    /**
+     * Under the lock: waits a little (for the lead, a resume or the next marker) and says {@link Step#WAIT}, or hands
+     * the piece, or a piece of silence while paused, to the tap on the clock and says which is to be written.
+     */
+    private Step nextStep(Chunk c, byte[] bytes, int off, int n, byte[] silence) throws InterruptedException {
+        lock.lock();
+        try {
+            if (c.epoch() != epoch) {
+                return Step.STOPPED;
+            }
+            long now = System.nanoTime();
+            boolean running = clockFrames > 0 && now <= clockStart + framesToNanos(clockFrames);
+            if (paused && !running) {
+                wake.awaitNanos(untilDue(IDLE_POLL_NANOS));
+                return Step.WAIT;
+            }
+            if (!running) {
+                clockStart = now;        // idle or underrun: restart the clock
+                clockFrames = 0;
+            }
+            long ahead = clockStart + framesToNanos(clockFrames) - now;
+            if (ahead > LEAD_MILLIS * 1_000_000L) {
+                wake.awaitNanos(untilDue(ahead - LEAD_MILLIS * 1_000_000L));
+                return Step.WAIT;
+            }
+            long startsAt = clockStart + framesToNanos(clockFrames);
+            if (paused) {
+                // held: the stream goes on with silence, so that it goes on sample for sample when the reply resumes
+                clockFrames += silence.length / 2;
+                tap.played(PcmAudio.fromLittleEndianBytes(silence, 0, silence.length, sampleRate), startsAt);
+                return Step.SILENCE;
+            }
+            clockFrames += n / 2;
+            // Under the lock: once stopNow() returns, no piece of the stopped audio reaches the tap. This
+            // piece is written even if a stop comes before the write, and then it does sound (after the flush).
+            tap.played(PcmAudio.fromLittleEndianBytes(bytes, off, n, sampleRate), startsAt);
+            return Step.AUDIO;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Writes to the line; false when the line failed (and says so) or a stop cut the write short. */
+    private boolean write(byte[] bytes, int off, int n, long chunkEpoch, boolean audio) {
+        int written = line.write(bytes, off, n);
+        if (audio) {
+            totalFrames += Math.max(0, written) / 2;
+        }
+        if (written < n && chunkEpoch == epoch && !closed) {
+            // a blocking write returns less only when a stop flushed it (the epoch changes first) or the line
+            // failed: closed under us, or ALSA's -ENODEV of an unplugged device
+            fail(new IOException("the speaker (" + device + ") stopped taking audio (a write took " + written
+                    + " of " + n + " bytes" + (line.isOpen() ? "" : ", the line was closed")
+                    + "): it was disconnected or taken by another program"));
+            return false;
+        }
+        return written == n;
+    }
+
+    /**
+     * A marker: its callback runs once the clock has passed everything written before it (at once if that has
+     * played out or a stop dropped it), while the writer goes on.
+     */
+    private void schedule(Marker m) {
+        lock.lock();
+        try {
+            long end = clockStart + framesToNanos(clockFrames);
+            if (m.epoch() == epoch && clockFrames > 0 && end > System.nanoTime()) {
+                due.addLast(new Due(m.callback(), end));
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        m.callback().run();
+    }
+
+    /** Runs, on the writer's thread and outside the lock, the callbacks of the markers whose audio has played out. */
+    private void runDue() {
+        while (true) {
+            Due d;
             lock.lock();
             try {
-                while (paused && c.epoch() == epoch) {
-                    wake.await();
-                }
-                if (c.epoch() != epoch) {
+                d = due.peekFirst();
+                if (d == null || d.atNanos() > System.nanoTime()) {
                     return;
                 }
-                long now = System.nanoTime();
-                if (clockFrames == 0 || now > clockStart + framesToNanos(clockFrames)) {
-                    clockStart = now;        // idle or underrun: restart the clock
-                    clockFrames = 0;
-                }
-                long ahead;
-                while (c.epoch() == epoch
-                        && (ahead = clockStart + framesToNanos(clockFrames) - System.nanoTime()) > LEAD_MILLIS * 1_000_000L) {
-                    wake.awaitNanos(ahead - LEAD_MILLIS * 1_000_000L);
-                }
-                if (c.epoch() != epoch) {
-                    return;
-                }
-                long startsAt = clockStart + framesToNanos(clockFrames);
-                clockFrames += n / 2;
-                // Under the lock: once stopNow() returns, no piece of the stopped audio reaches the tap. This
-                // piece is written even if a stop comes before the write, and then it does sound (after the flush).
-                tap.played(PcmAudio.fromLittleEndianBytes(bytes, off, n, sampleRate), startsAt);
+                due.removeFirst();
             } finally {
                 lock.unlock();
             }
-            int written = line.write(bytes, off, n);
-            totalFrames += Math.max(0, written) / 2;
-            if (written < n && c.epoch() == epoch && !closed) {
-                // a blocking write returns less only when a stop flushed it (the epoch changes first) or the line
-                // failed: closed under us, or ALSA's -ENODEV of an unplugged device
-                fail(new IOException("the speaker (" + device + ") stopped taking audio (a write took " + written
-                        + " of " + n + " bytes" + (line.isOpen() ? "" : ", the line was closed")
-                        + "): it was disconnected or taken by another program"));
-                return;
-            }
+            d.callback().run();
+        }
+    }
+
+    /** How long to wait at most, {@code max}, or until the next marker is due (under the lock or not). */
+    private long untilDue(long max) {
+        lock.lock();
+        try {
+            Due d = due.peekFirst();
+            return d == null ? max : Math.max(0, Math.min(max, d.atNanos() - System.nanoTime()));
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -346,20 +451,6 @@ public final class SpeakerSink implements AudioSink {
     /** Why the line failed, or null while it works. */
     IOException failure() {
         return failure;
-    }
-
-    /** Waits until the clock has passed the end of everything written (or a stop). */
-    private void awaitPlayedOut(long markerEpoch) throws InterruptedException {
-        lock.lock();
-        try {
-            long left;
-            while (markerEpoch == epoch && clockFrames > 0
-                    && (left = clockStart + framesToNanos(clockFrames) - System.nanoTime()) > 0) {
-                wake.awaitNanos(left);
-            }
-        } finally {
-            lock.unlock();
-        }
     }
 
     private long framesToNanos(long frames) {
