@@ -102,6 +102,8 @@ final class LinearEchoCanceller {
     private int constrainNext = 1;
     private double micEnergy;
     private double outEnergy;
+    /** The filter is held as it is: it neither adapts nor takes the background's taps ({@link #hold}). */
+    private boolean held;
 
     /**
      * The microphone is delayed this much against the reference, so that a reference laid on the capture's timeline
@@ -139,6 +141,14 @@ final class LinearEchoCanceller {
         specAverage = blockSeconds;
         beta0 = 2 * blockSeconds;
         betaMax = 0.5 * blockSeconds;
+    }
+
+    /**
+     * Holds the filter as it is ({@code true}) or lets it learn again: while a run of playback may sound at another lag
+     * than the one the filter knows, learning from it would undo what it knows ({@link RunAligner}).
+     */
+    void hold(boolean hold) {
+        held = hold;
     }
 
     /** How many samples later than its input the output comes out. */
@@ -228,7 +238,9 @@ final class LinearEchoCanceller {
             double diff = yBg[i] - yFg[i];
             dbf += diff * diff;
         }
-        chooseFilter(sff, see, dbf);
+        if (!held) {
+            chooseFilter(sff, see, dbf);
+        }
         see = 0;
         double syy = 0;
         double sey = 0;
@@ -237,7 +249,9 @@ final class LinearEchoCanceller {
             syy += yBg[i] * yBg[i];
             sey += eBg[i] * yBg[i];
         }
-        adapt(sxx, see, syy, sey);
+        if (!held) {
+            adapt(sxx, see, syy, sey);
+        }
         double micBlock = 0;
         double outBlock = 0;
         for (int i = 0; i < BLOCK; i++) {

@@ -31,6 +31,12 @@ final class RenderTimeline {
     /** Where, by the sink's clock, the piece after the last one placed would start: it follows on at the cursor. */
     private long nextStartNanos = Long.MIN_VALUE;
     private long oldest;            // positions below this are gone from the ring
+    /** The run of playback placed last (a piece placed by the clock starts one; -1 before any), and where it starts. */
+    private long run = -1;
+    private long runStart;
+    /** Reads at or after {@link #runStart} take the sample this far on ({@link #offsetRun}); reads before it, the last's. */
+    private long runOffset;
+    private long previousOffset;
     private Resampler resampler;
 
     /**
@@ -73,18 +79,26 @@ final class RenderTimeline {
             s = resampler.process(s, 0, s.length);
         }
         long now;
+        boolean followsOn = false;
         if (startsAtNanos == Long.MIN_VALUE) {
             now = positionNow();
             nextStartNanos = Long.MIN_VALUE;
         } else {
-            boolean followsOn = nextStartNanos != Long.MIN_VALUE
+            followsOn = nextStartNanos != Long.MIN_VALUE
                     && Math.abs(startsAtNanos - nextStartNanos) <= CONTIGUOUS_NANOS;
             now = followsOn ? cursor : (startsAtNanos - t0) * AudioFrontEnd.SAMPLE_RATE / 1_000_000_000L;
             nextStartNanos = startsAtNanos + audio.length() * 1_000_000_000L / audio.sampleRate();
         }
+        long cursorBefore = cursor;
         if (cursor < now) {
             clear(cursor, now);     // nothing sounded in between
             cursor = now;
+        }
+        if (!followsOn && (run < 0 || now > cursorBefore)) {
+            run++;
+            runStart = cursor;
+            previousOffset = runOffset;
+            runOffset = 0;
         }
         for (short v : s) {
             ring[(int) Math.floorMod(cursor, (long) ring.length)] = v;
@@ -109,11 +123,32 @@ final class RenderTimeline {
         }
     }
 
+    /** The run of playback placed last (-1 before any): a stop, an idle spell or a pause of the sink starts a new one. */
+    synchronized long run() {
+        return run;
+    }
+
+    /** Where the run placed last starts, in capture positions. */
+    synchronized long runStart() {
+        return runStart;
+    }
+
+    /**
+     * Run {@code id} sounds {@code offset} samples later than it was placed (earlier where negative): from now on a read
+     * at position p takes the sample placed at p - offset. Nothing happens if another run has started since.
+     */
+    synchronized void offsetRun(long id, long offset) {
+        if (id == run) {
+            runOffset = offset;
+        }
+    }
+
     /** Fills {@code frame} with the render samples at capture positions {@code [from, from + frame.length)}. */
     synchronized boolean take(long from, short[] frame) {
         boolean any = false;
         for (int i = 0; i < frame.length; i++) {
             long p = from + i;
+            p -= p >= runStart ? runOffset : previousOffset;
             short v = p >= oldest && p < cursor ? ring[(int) Math.floorMod(p, (long) ring.length)] : 0;
             frame[i] = v;
             any |= v != 0;

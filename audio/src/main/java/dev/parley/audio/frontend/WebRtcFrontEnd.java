@@ -65,6 +65,8 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
     private boolean closed;
     /** Parley's own canceller, where the settings ask for it (then AEC3 is off). */
     private final LinearEchoCanceller linear;
+    /** Keeps each run of playback at the lag the linear canceller learnt (see {@link RunAligner}). */
+    private final RunAligner aligner = new RunAligner();
 
     /**
      * Creates the native module. Throws {@link LinkageError} (or a {@link RuntimeException}) where the native
@@ -169,6 +171,15 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
             }
             System.arraycopy(frame, 0, capturedFrame, 0, FRAME_SAMPLES);
             if (linear != null) {
+                long run = render.run();
+                long offset = aligner.frame(run, render.runStart(), capturePosition, renderFrame, capturedFrame);
+                if (offset != 0) {
+                    render.offsetRun(run, offset);
+                    LOG.log(System.Logger.Level.DEBUG, "playback run " + run + " sounds " + offset
+                            + " samples off the echo canceller's lag (" + aligner.learntLag() + "): moved back onto it");
+                }
+                aligning = aligner.holding();
+                linear.hold(aligning);
                 linear.process(renderFrame, frame, frame);
             }
             if (apm == null) {
@@ -257,8 +268,11 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
 
     @Override
     public boolean echoConverged() {
-        return converged;
+        return converged && !aligning;
     }
+
+    /** A run of playback is being measured against the learnt lag (its echo may pass until it is moved back). */
+    private volatile boolean aligning;
 
     private void noteRenderLevel() {
         renderLevels[renderLevelIndex] = LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES);

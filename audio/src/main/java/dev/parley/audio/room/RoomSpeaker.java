@@ -15,7 +15,10 @@ import java.util.concurrent.TimeUnit;
  * chunks in order in {@value VirtualRoom#FRAME_MILLIS} ms pieces, at most 60 ms ahead of the room's
  * clock (resampled to the room's rate); {@link #stopNow()} drops the queue and what was not played yet. Each
  * piece goes to the {@link PlaybackTap} when it is placed, with the time it starts sounding (the echo
- * canceller's reference); {@link #pause()} holds the writer before its next piece.
+ * canceller's reference); {@link #pause()} holds the writer before its next piece. As in {@code SpeakerSink}, a reply's
+ * stream runs on sample for sample: a {@link #mark} runs when the room's clock reaches it while the writer goes on, and a
+ * held reply is filled with silence (each new run of playback is measured against the echo canceller's lag before the
+ * loop listens over it again).
  */
 final class RoomSpeaker implements AudioSink {
     private sealed interface Item permits Chunk, Marker, Shutdown {
@@ -29,6 +32,12 @@ final class RoomSpeaker implements AudioSink {
 
     private record Shutdown() implements Item {
     }
+
+    /** A marker waiting for the room's clock to reach {@code endSample}, where what was placed before it ends. */
+    private record Due(Runnable callback, long endSample) {
+    }
+
+    private final java.util.ArrayDeque<Due> due = new java.util.ArrayDeque<>();
 
     private final VirtualRoom room;
     private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>(256);
@@ -98,10 +107,51 @@ final class RoomSpeaker implements AudioSink {
                 resampler.reset();
             }
         }
+        synchronized (due) {
+            for (Due d : due) {
+                dropped.add(new Marker(d.callback(), -1));
+            }
+            due.clear();
+        }
         for (Item i : dropped) {
             if (i instanceof Marker m) {
                 m.callback().run();
             }
+        }
+    }
+
+    /** A marker: runs once the room has played what was placed before it (at once if that has, or it was dropped). */
+    private void schedule(Marker m) {
+        if (m.epoch() == epoch && room.sounding()) {
+            synchronized (due) {
+                due.addLast(new Due(m.callback(), room.writeEnd()));
+            }
+            return;
+        }
+        m.callback().run();
+    }
+
+    /** Runs, on the writer's thread, the callbacks of the markers whose audio has played out. */
+    private void runDue() {
+        while (true) {
+            Due d;
+            synchronized (due) {
+                d = due.peekFirst();
+                if (d == null || d.endSample() > room.nowSample()) {
+                    return;
+                }
+                due.removeFirst();
+            }
+            d.callback().run();
+        }
+    }
+
+    /** How long the writer may wait for its queue: 200 ms, or until the next marker is due. */
+    private long untilDueNanos() {
+        synchronized (due) {
+            Due d = due.peekFirst();
+            return d == null ? 200_000_000L
+                    : Math.max(0, Math.min(200_000_000L, room.nanosAt(d.endSample()) - System.nanoTime()));
         }
     }
 
@@ -118,7 +168,8 @@ final class RoomSpeaker implements AudioSink {
     private void run() {
         try {
             while (true) {
-                Item item = queue.poll(200, TimeUnit.MILLISECONDS);
+                Item item = queue.poll(untilDueNanos(), TimeUnit.NANOSECONDS);
+                runDue();
                 if (item == null) {
                     if (closed) {
                         return;
@@ -129,12 +180,7 @@ final class RoomSpeaker implements AudioSink {
                     case Shutdown s -> {
                         return;
                     }
-                    case Marker m -> {
-                        if (m.epoch() == epoch) {
-                            room.awaitPlayedOut(() -> m.epoch() == epoch);
-                        }
-                        m.callback().run();
-                    }
+                    case Marker m -> schedule(m);
                     case Chunk c -> {
                         if (c.epoch() == epoch) {
                             busyEpoch = c.epoch();
@@ -171,10 +217,23 @@ final class RoomSpeaker implements AudioSink {
             for (int i = 0; i < n; i++) {
                 piece[i] = s[off + i] / 32768f;
             }
-            synchronized (pauseLock) {
-                while (paused && c.epoch() == epoch && !closed) {
-                    pauseLock.wait(50);
+            runDue();
+            while (paused && c.epoch() == epoch && !closed) {
+                if (room.sounding()) {
+                    // held: the stream goes on with silence, so that it goes on sample for sample when the reply resumes
+                    float[] silence = new float[VirtualRoom.FRAME];
+                    PcmAudio quiet = new PcmAudio(new short[VirtualRoom.FRAME], VirtualRoom.RATE);
+                    if (!room.place(silence, () -> c.epoch() == epoch && paused, at -> tap.played(quiet, at))) {
+                        continue;
+                    }
+                } else {
+                    synchronized (pauseLock) {
+                        if (paused) {
+                            pauseLock.wait(Math.max(1, untilDueNanos() / 1_000_000));
+                        }
+                    }
                 }
+                runDue();
             }
             PcmAudio pcm = new PcmAudio(Arrays.copyOfRange(s, off, off + n), VirtualRoom.RATE);
             if (!room.place(piece, () -> c.epoch() == epoch, startsAt -> tap.played(pcm, startsAt))) {

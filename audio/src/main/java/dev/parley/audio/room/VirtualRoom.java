@@ -255,21 +255,17 @@ public final class VirtualRoom implements AutoCloseable {
         }
     }
 
+    /** Where what was placed so far ends, in the room's samples. */
+    long writeEnd() {
+        synchronized (lock) {
+            return writeEnd;
+        }
+    }
+
     /** Whether placed audio is still ahead of the clock. */
     boolean sounding() {
         synchronized (lock) {
             return writeEnd > nowSample();
-        }
-    }
-
-    /** Waits until the clock has passed everything placed, or {@code current} turns false. */
-    void awaitPlayedOut(BooleanSupplier current) throws InterruptedException {
-        synchronized (lock) {
-            long left;
-            while (!closed && current.getAsBoolean() && (left = writeEnd - nowSample()) > 0) {
-                long nanos = left * 1_000_000_000L / RATE + 100_000;
-                lock.wait(nanos / 1_000_000, (int) (nanos % 1_000_000));
-            }
         }
     }
 

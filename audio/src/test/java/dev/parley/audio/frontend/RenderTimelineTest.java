@@ -94,6 +94,30 @@ class RenderTimelineTest {
         assertEquals(0, Arrays.stream(toInts(cut)).filter(v -> v != 0).count(), "what the stop cut never sounded");
     }
 
+    @Test
+    void aRunMovedByItsOffsetIsReadThatFarBackAndTheRunBeforeItIsNot() {
+        AtomicLong clock = new AtomicLong(1_000 * MS);
+        RenderTimeline t = new RenderTimeline(RATE * 4, clock::get);
+        long start = clock.get();
+        clock.set(start + 20 * MS);
+        t.captured(320);
+        short[] a = ramp(0, 320);
+        t.add(new PcmAudio(a, RATE), start + 100 * MS);
+        long first = t.run();
+        short[] b = ramp(1000, 640);
+        t.add(new PcmAudio(b, RATE), start + 200 * MS);        // after a stop or idle: a new run
+        assertEquals(first + 1, t.run());
+        assertEquals(200 * RATE / 1000, t.runStart());
+        t.offsetRun(first, 99);                                  // an old run: nothing moves
+        t.offsetRun(t.run(), 5);                                 // the new run sounds 5 samples later than placed
+        short[] taken = new short[320];
+        t.take(200 * RATE / 1000 + 5, taken);
+        assertArrayEquals(java.util.Arrays.copyOf(b, 320), taken);
+        short[] before = new short[320];
+        t.take(100 * RATE / 1000, before);
+        assertArrayEquals(a, before, "the run before keeps its place");
+    }
+
     private static int[] toInts(short[] s) {
         int[] r = new int[s.length];
         for (int i = 0; i < s.length; i++) {
