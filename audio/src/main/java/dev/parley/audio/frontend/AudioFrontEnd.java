@@ -39,8 +39,9 @@ public interface AudioFrontEnd extends PlaybackTap, AutoCloseable {
 
     /**
      * Whether the echo canceller has converged: over at least a second of playback it removed 10 dB or more of what
-     * the microphone heard (a latch: it stays true). Until then the echo may still be heard as speech, so full duplex
-     * does not listen over a reply yet. False for front ends without echo cancellation.
+     * the microphone heard (a latch), and no new run of playback is being measured against the lag it learnt (the first
+     * 400 ms or so of each reply with Parley's canceller: {@code RunAligner}). Until then the echo may still be heard as
+     * speech, so full duplex does not listen over a reply yet. False for front ends without echo cancellation.
      */
     boolean echoConverged();
 
