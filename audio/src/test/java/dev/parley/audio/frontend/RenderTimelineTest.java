@@ -18,6 +18,17 @@ class RenderTimelineTest {
     private static final long MS = 1_000_000L;
 
     /** Ramps 1, 2, 3, ...: every sample tells where it came from. */
+    /** When the capture's clock starts, ns. */
+    private static final long START = 1_000 * MS;
+
+    /** A timeline whose first captured block (20 ms) came exactly on time, 20 ms after {@link #START}. */
+    private static RenderTimeline capturing(AtomicLong clock) {
+        RenderTimeline t = new RenderTimeline(RATE * 4, clock::get);
+        clock.set(START + 20 * MS);
+        t.captured(320);
+        return t;
+    }
+
     private static short[] ramp(int from, int n) {
         short[] s = new short[n];
         for (int i = 0; i < n; i++) {
@@ -55,11 +66,9 @@ class RenderTimelineTest {
 
     @Test
     void aPieceAfterAnUnderrunIsPlacedByTheClock() {
-        AtomicLong clock = new AtomicLong(1_000 * MS);
-        RenderTimeline t = new RenderTimeline(RATE * 4, clock::get);
-        long start = clock.get();
-        clock.set(start + 20 * MS);
-        t.captured(320);
+        AtomicLong clock = new AtomicLong(START);
+        RenderTimeline t = capturing(clock);
+        long start = START;
         short[] a = ramp(0, 320);
         short[] b = ramp(1000, 320);
         t.add(new PcmAudio(a, RATE), start + 100 * MS);
@@ -75,11 +84,9 @@ class RenderTimelineTest {
 
     @Test
     void afterAStopTheNextPieceIsPlacedByTheClock() {
-        AtomicLong clock = new AtomicLong(1_000 * MS);
-        RenderTimeline t = new RenderTimeline(RATE * 4, clock::get);
-        long start = clock.get();
-        clock.set(start + 20 * MS);
-        t.captured(320);
+        AtomicLong clock = new AtomicLong(START);
+        RenderTimeline t = capturing(clock);
+        long start = START;
         t.add(new PcmAudio(ramp(0, 320), RATE), start + 100 * MS);
         clock.set(start + 110 * MS);
         t.flush();                  // a stop 10 ms into the piece: the rest never sounded
@@ -96,11 +103,9 @@ class RenderTimelineTest {
 
     @Test
     void aRunMovedByItsOffsetIsReadThatFarBackAndTheRunBeforeItIsNot() {
-        AtomicLong clock = new AtomicLong(1_000 * MS);
-        RenderTimeline t = new RenderTimeline(RATE * 4, clock::get);
-        long start = clock.get();
-        clock.set(start + 20 * MS);
-        t.captured(320);
+        AtomicLong clock = new AtomicLong(START);
+        RenderTimeline t = capturing(clock);
+        long start = START;
         short[] a = ramp(0, 320);
         t.add(new PcmAudio(a, RATE), start + 100 * MS);
         long first = t.run();
