@@ -50,10 +50,6 @@ public final class SpeakerSink implements AudioSink {
     private record Marker(Runnable callback, long epoch) implements Item {
     }
 
-    /** A marker waiting for the clock to reach what was written before it. */
-    private record Due(Runnable callback, long atNanos) {
-    }
-
     private record Shutdown() implements Item {
     }
 
@@ -76,8 +72,8 @@ public final class SpeakerSink implements AudioSink {
     private volatile Consumer<IOException> onFailure = e -> {
     };
     private volatile IOException failure;
-    /** Markers whose audio is still sounding, in order (under {@link #lock}). */
-    private final java.util.ArrayDeque<Due> due = new java.util.ArrayDeque<>();
+    /** Markers whose audio is still sounding. */
+    private final DueCallbacks due = new DueCallbacks();
     private static final long IDLE_POLL_NANOS = 200_000_000L;
 
     private SpeakerSink(SourceDataLine line, int queueChunks) {
@@ -203,10 +199,9 @@ public final class SpeakerSink implements AudioSink {
             epoch++;
             paused = false;
             queue.drainTo(dropped);
-            for (Due d : due) {
-                dropped.add(new Marker(d.callback(), -1));
+            for (Runnable r : due.drain()) {
+                dropped.add(new Marker(r, -1));
             }
-            due.clear();
             line.stop();
             line.flush();
             line.start();
@@ -248,8 +243,8 @@ public final class SpeakerSink implements AudioSink {
     private void run() {
         try {
             while (true) {
-                Item item = queue.poll(untilDue(IDLE_POLL_NANOS), TimeUnit.NANOSECONDS);
-                runDue();
+                Item item = queue.poll(due.untilDue(IDLE_POLL_NANOS), TimeUnit.NANOSECONDS);
+                due.runDue();
                 if (item == null) {
                     if (closed) {
                         return;
@@ -292,7 +287,7 @@ public final class SpeakerSink implements AudioSink {
         for (int off = 0; off < bytes.length; off += pieceBytes) {
             int n = Math.min(pieceBytes, bytes.length - off);
             while (true) {
-                runDue();
+                due.runDue();
                 Step step = nextStep(c, bytes, off, n, silence);
                 if (step == Step.STOPPED) {
                     return;
@@ -327,7 +322,7 @@ public final class SpeakerSink implements AudioSink {
             long now = System.nanoTime();
             boolean running = clockFrames > 0 && now <= clockStart + framesToNanos(clockFrames);
             if (paused && !running) {
-                wake.awaitNanos(untilDue(IDLE_POLL_NANOS));
+                wake.awaitNanos(due.untilDue(IDLE_POLL_NANOS));
                 return Step.WAIT;
             }
             if (!running) {
@@ -336,7 +331,7 @@ public final class SpeakerSink implements AudioSink {
             }
             long ahead = clockStart + framesToNanos(clockFrames) - now;
             if (ahead > LEAD_MILLIS * 1_000_000L) {
-                wake.awaitNanos(untilDue(ahead - LEAD_MILLIS * 1_000_000L));
+                wake.awaitNanos(due.untilDue(ahead - LEAD_MILLIS * 1_000_000L));
                 return Step.WAIT;
             }
             long startsAt = clockStart + framesToNanos(clockFrames);
@@ -382,42 +377,13 @@ public final class SpeakerSink implements AudioSink {
         try {
             long end = clockStart + framesToNanos(clockFrames);
             if (m.epoch() == epoch && clockFrames > 0 && end > System.nanoTime()) {
-                due.addLast(new Due(m.callback(), end));
+                due.add(m.callback(), end);
                 return;
             }
         } finally {
             lock.unlock();
         }
         m.callback().run();
-    }
-
-    /** Runs, on the writer's thread and outside the lock, the callbacks of the markers whose audio has played out. */
-    private void runDue() {
-        while (true) {
-            Due d;
-            lock.lock();
-            try {
-                d = due.peekFirst();
-                if (d == null || d.atNanos() > System.nanoTime()) {
-                    return;
-                }
-                due.removeFirst();
-            } finally {
-                lock.unlock();
-            }
-            d.callback().run();
-        }
-    }
-
-    /** How long to wait at most, {@code max}, or until the next marker is due (under the lock or not). */
-    private long untilDue(long max) {
-        lock.lock();
-        try {
-            Due d = due.peekFirst();
-            return d == null ? max : Math.max(0, Math.min(max, d.atNanos() - System.nanoTime()));
-        } finally {
-            lock.unlock();
-        }
     }
 
     /** The line failed: the writer ends, and whoever set {@link #onFailure} replaces the sink. */

@@ -3,6 +3,7 @@ package dev.parley.audio.room;
 import dev.parley.audio.PcmAudio;
 import dev.parley.audio.capture.Resampler;
 import dev.parley.audio.playback.AudioSink;
+import dev.parley.audio.playback.DueCallbacks;
 import dev.parley.audio.playback.PlaybackTap;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,11 +34,11 @@ final class RoomSpeaker implements AudioSink {
     private record Shutdown() implements Item {
     }
 
-    /** A marker waiting for the room's clock to reach {@code endSample}, where what was placed before it ends. */
-    private record Due(Runnable callback, long endSample) {
-    }
-
-    private final java.util.ArrayDeque<Due> due = new java.util.ArrayDeque<>();
+    /** Markers whose audio is still sounding. */
+    private final DueCallbacks due = new DueCallbacks();
+    /** What a held reply is filled with, a piece at a time. */
+    private static final float[] SILENCE = new float[VirtualRoom.FRAME];
+    private static final PcmAudio QUIET = new PcmAudio(new short[VirtualRoom.FRAME], VirtualRoom.RATE);
 
     private final VirtualRoom room;
     private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>(256);
@@ -49,6 +50,7 @@ final class RoomSpeaker implements AudioSink {
     private Resampler resampler;
     private final Object resamplerLock = new Object();
     private final Object pauseLock = new Object();
+    private static final long IDLE_POLL_NANOS = 200_000_000L;
     private volatile PlaybackTap tap = PlaybackTap.NONE;
     private volatile boolean paused;
 
@@ -107,11 +109,8 @@ final class RoomSpeaker implements AudioSink {
                 resampler.reset();
             }
         }
-        synchronized (due) {
-            for (Due d : due) {
-                dropped.add(new Marker(d.callback(), -1));
-            }
-            due.clear();
+        for (Runnable r : due.drain()) {
+            dropped.add(new Marker(r, -1));
         }
         for (Item i : dropped) {
             if (i instanceof Marker m) {
@@ -123,36 +122,10 @@ final class RoomSpeaker implements AudioSink {
     /** A marker: runs once the room has played what was placed before it (at once if that has, or it was dropped). */
     private void schedule(Marker m) {
         if (m.epoch() == epoch && room.sounding()) {
-            synchronized (due) {
-                due.addLast(new Due(m.callback(), room.writeEnd()));
-            }
+            due.add(m.callback(), room.nanosAt(room.writeEnd()));
             return;
         }
         m.callback().run();
-    }
-
-    /** Runs, on the writer's thread, the callbacks of the markers whose audio has played out. */
-    private void runDue() {
-        while (true) {
-            Due d;
-            synchronized (due) {
-                d = due.peekFirst();
-                if (d == null || d.endSample() > room.nowSample()) {
-                    return;
-                }
-                due.removeFirst();
-            }
-            d.callback().run();
-        }
-    }
-
-    /** How long the writer may wait for its queue: 200 ms, or until the next marker is due. */
-    private long untilDueNanos() {
-        synchronized (due) {
-            Due d = due.peekFirst();
-            return d == null ? 200_000_000L
-                    : Math.max(0, Math.min(200_000_000L, room.nanosAt(d.endSample()) - System.nanoTime()));
-        }
     }
 
     @Override
@@ -168,8 +141,8 @@ final class RoomSpeaker implements AudioSink {
     private void run() {
         try {
             while (true) {
-                Item item = queue.poll(untilDueNanos(), TimeUnit.NANOSECONDS);
-                runDue();
+                Item item = queue.poll(due.untilDue(IDLE_POLL_NANOS), TimeUnit.NANOSECONDS);
+                due.runDue();
                 if (item == null) {
                     if (closed) {
                         return;
@@ -217,23 +190,21 @@ final class RoomSpeaker implements AudioSink {
             for (int i = 0; i < n; i++) {
                 piece[i] = s[off + i] / 32768f;
             }
-            runDue();
+            due.runDue();
             while (paused && c.epoch() == epoch && !closed) {
                 if (room.sounding()) {
                     // held: the stream goes on with silence, so that it goes on sample for sample when the reply resumes
-                    float[] silence = new float[VirtualRoom.FRAME];
-                    PcmAudio quiet = new PcmAudio(new short[VirtualRoom.FRAME], VirtualRoom.RATE);
-                    if (!room.place(silence, () -> c.epoch() == epoch && paused, at -> tap.played(quiet, at))) {
+                    if (!room.place(SILENCE, () -> c.epoch() == epoch && paused, at -> tap.played(QUIET, at))) {
                         continue;
                     }
                 } else {
                     synchronized (pauseLock) {
                         if (paused) {
-                            pauseLock.wait(Math.max(1, untilDueNanos() / 1_000_000));
+                            pauseLock.wait(Math.max(1, due.untilDue(IDLE_POLL_NANOS) / 1_000_000));
                         }
                     }
                 }
-                runDue();
+                due.runDue();
             }
             PcmAudio pcm = new PcmAudio(Arrays.copyOfRange(s, off, off + n), VirtualRoom.RATE);
             if (!room.place(piece, () -> c.epoch() == epoch, startsAt -> tap.played(pcm, startsAt))) {

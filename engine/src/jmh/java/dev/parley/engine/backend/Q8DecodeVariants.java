@@ -52,6 +52,20 @@ final class Q8DecodeVariants {
         return a.add(a.rearrange(SWAP1)).lane(0);
     }
 
+    /** The block at {@code bo}'s 32 weights times {@code x[o..o+32)}, unscaled, summed pairwise into one vector. */
+    private static FloatVector blockProducts(MemorySegment w, long bo, float[] x, int o) {
+        FloatVector lo = (FloatVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE)
+                .convertShape(VectorOperators.B2F, F, 0);
+        FloatVector hi = (FloatVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE)
+                .convertShape(VectorOperators.B2F, F, 0);
+        return hi.fma(FloatVector.fromArray(F, x, o + 16), lo.mul(FloatVector.fromArray(F, x, o)));
+    }
+
+    /** The block at {@code bo}'s scale, in every lane. */
+    private static FloatVector scale(MemorySegment w, long bo) {
+        return FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo)));
+    }
+
     /** Scale after the block: one product per half, the block's sum times d into one accumulator (other bits). */
     static float scaleAfter(MemorySegment w, long base, int blocks, float[] x, int xo) {
         FloatVector a = FloatVector.zero(F);
@@ -59,35 +73,13 @@ final class Q8DecodeVariants {
         int b = 0;
         for (; b + 1 < blocks; b += 2) {
             long bo = base + (long) b * 34;
-            FloatVector d = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo)));
-            FloatVector lo = (FloatVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE)
-                    .convertShape(VectorOperators.B2F, F, 0);
-            FloatVector hi = (FloatVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE)
-                    .convertShape(VectorOperators.B2F, F, 0);
             int o = xo + b * QK;
-            FloatVector s = lo.mul(FloatVector.fromArray(F, x, o));
-            s = hi.fma(FloatVector.fromArray(F, x, o + 16), s);
-            a = s.fma(d, a);
-            bo += 34;
-            FloatVector d2 = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo)));
-            FloatVector lo2 = (FloatVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE)
-                    .convertShape(VectorOperators.B2F, F, 0);
-            FloatVector hi2 = (FloatVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE)
-                    .convertShape(VectorOperators.B2F, F, 0);
-            FloatVector s2 = lo2.mul(FloatVector.fromArray(F, x, o + 32));
-            s2 = hi2.fma(FloatVector.fromArray(F, x, o + 48), s2);
-            c = s2.fma(d2, c);
+            a = blockProducts(w, bo, x, o).fma(scale(w, bo), a);
+            c = blockProducts(w, bo + 34, x, o + QK).fma(scale(w, bo + 34), c);
         }
         if (b < blocks) {           // an odd last block
             long bo = base + (long) b * 34;
-            FloatVector d = FloatVector.broadcast(F, Float.float16ToFloat(w.get(I16, bo)));
-            FloatVector lo = (FloatVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE)
-                    .convertShape(VectorOperators.B2F, F, 0);
-            FloatVector hi = (FloatVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE)
-                    .convertShape(VectorOperators.B2F, F, 0);
-            int o = xo + b * QK;
-            FloatVector s = lo.mul(FloatVector.fromArray(F, x, o));
-            a = hi.fma(FloatVector.fromArray(F, x, o + 16), s).fma(d, a);
+            a = blockProducts(w, bo, x, xo + b * QK).fma(scale(w, bo), a);
         }
         a = a.add(c);
         a = a.add(a.rearrange(SWAP8));
