@@ -279,11 +279,13 @@ final class ListenLoop implements Runnable {
         } else {
             nearEnd.clear();
         }
-        if ((host.assistantActive() || holding) && LOG.isLoggable(System.Logger.Level.TRACE)) {
+        if (LOG.isLoggable(System.Logger.Level.TRACE)) {
             LOG.log(System.Logger.Level.TRACE, String.format(Locale.ROOT,
-                    "frame %.1f dBFS p=%.2f speech=%b reduction=%.1f dB above=%.1f dB nearEnd=%.0f ms held=%b",
+                    "frame %.1f dBFS p=%.2f speech=%b reduction=%.1f dB above=%.1f dB quiet+%.1f dB nearEnd=%.0f ms"
+                            + " held=%b active=%b pending=%b heard=%b room=%b",
                     level, vad.lastProbability(), vad.inSpeech(), reduction.getAsDouble(), floor.aboveFloorDb(),
-                    nearEnd.nearEndMillis(), holding));
+                    quietFloor.aboveFloorDb(), nearEnd.nearEndMillis(), holding, host.assistantActive(),
+                    speechPending, heardSpeech, unbrokenRoom));
         }
         if (ev == VadEvent.SPEECH_START) {
             speechPending = true;
@@ -534,6 +536,10 @@ final class ListenLoop implements Runnable {
         resetUtterance();
         host.resumeReply();
         unbrokenRoom = unbroken;
+        // the VAD may still hear the room's voices when the reply ends: a turn starts where a voice stands out of them.
+        // Left false, a bed that kept the VAD in speech past the reply's end made it deaf until the bed paused:
+        // `bench duplex` (small office, SNR 20) left "set a timer for five minutes", 20 dB above the bed, unanswered
+        speechPending = vad.inSpeech();
     }
 
     /**

@@ -29,7 +29,10 @@ public final class LoopbackRoom {
     private final long t0 = System.nanoTime();
     private final List<Pending> pending = new ArrayList<>();
     private long writeCursor;
-    /** Where the speaker's sound ends on the timeline (what a flush silenced does not count). */
+    /**
+     * Where the speaker's sound ends on the timeline: its last sample that was not silence (the sink keeps the stream
+     * running with silence while a reply is held, and what a flush silenced does not count).
+     */
     private long soundedUntil;
     private long firstSound = -1;
     private volatile boolean closed;
@@ -69,6 +72,16 @@ public final class LoopbackRoom {
         return firstSound < 0 ? -1 : firstSound * 1000 / RATE;
     }
 
+    /** Whether the speaker made no sound from {@code fromMillis} to {@code toMillis} (ms from the start). */
+    public synchronized boolean silentBetween(long fromMillis, long toMillis) {
+        for (long p = fromMillis * RATE / 1000; p < Math.min(toMillis * RATE / 1000, air.length); p++) {
+            if (air[(int) p] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Where the speaker's sound so far ends, ms from the start (0 before any). */
     public synchronized long soundedUntilMillis() {
         return soundedUntil * 1000 / RATE;
@@ -97,8 +110,10 @@ public final class LoopbackRoom {
                 air[(int) writeCursor] = v;
             }
             writeCursor++;
+            if (v != 0) {
+                soundedUntil = Math.max(soundedUntil, writeCursor);
+            }
         }
-        soundedUntil = Math.max(soundedUntil, writeCursor);
     }
 
     private synchronized void flush() {

@@ -1,0 +1,240 @@
+package dev.parley.audio;
+
+import dev.parley.audio.asr.Transcript;
+import dev.parley.audio.capture.AudioSource;
+import dev.parley.audio.frontend.AudioFrontEnd;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A room for the listen loop in full duplex, run as fast as the machine goes and the same on every run: the reply
+ * plays through an impulse response into the microphone beside what the room holds, the front end cancels it on a
+ * simulated clock, and the loop's host starts, holds, resumes and stops the reply as the voice pipeline would. The
+ * speaker is simulated (hardware); the front end, the VAD and the recognizer are the real ones. Sounds can be placed
+ * from the start, from when the first reply starts, and from when it has played out. Frames of 20 ms; the reply's
+ * reference is handed to the front end 60 ms ahead of the capture, as {@code SpeakerSink} does. Not thread-safe: the
+ * loop's thread drives it.
+ */
+final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
+    static final int RATE = 16_000;
+    private static final int FRAME = 320;
+    private static final int LEAD = 3 * FRAME;
+
+    private final double[] ir;
+    private final double echoGain;
+    private final short[] reply;
+    private final Set<String> replyWords;
+    private final double[] direct;
+    private final short[] played;
+    private final short[] captured;
+    private final List<Placed> afterReplyStarts = new ArrayList<>();
+    private final List<Placed> afterReplyEnds = new ArrayList<>();
+    private final AtomicLong clock;
+    private AudioFrontEnd frontEnd;
+    private int capturePos;
+    private int renderPos;
+    private int replyPos = -1;
+    private boolean paused;
+    private boolean replying;
+    private int replies;
+    private int replyEndedAt = -1;
+    private long cleaned;
+    private double lastReduction;
+    private final List<String> turns = new ArrayList<>();
+    private int holds;
+    private int resumes;
+    private final List<Throwable> errors = new ArrayList<>();
+
+    private record Placed(short[] sound, int afterSamples) {
+    }
+
+    /**
+     * @param seconds    the room's length
+     * @param ir         the impulse response from the speaker to the microphone (its leading zeros: the latency)
+     * @param echoGain   the reply's echo is {@code ir} convolved with it, times this
+     * @param reply      what Parley says to every turn
+     * @param replyText  its words (what the loop may hear of its echo)
+     * @param clock      the front end's clock, ns: advanced 20 ms a captured frame
+     */
+    OfflineDuplexRoom(int seconds, double[] ir, double echoGain, short[] reply, String replyText, AtomicLong clock) {
+        this.ir = ir;
+        this.echoGain = echoGain;
+        this.reply = reply;
+        this.replyWords = new TreeSet<>(List.of(replyText.toLowerCase(Locale.ROOT).replaceAll("[^a-z' ]", " ")
+                .strip().split("\\s+")));
+        this.direct = new double[seconds * RATE];
+        this.played = new short[seconds * RATE + LEAD];
+        this.captured = new short[seconds * RATE];
+        this.clock = clock;
+    }
+
+    void frontEnd(AudioFrontEnd fe) {
+        this.frontEnd = fe;
+    }
+
+    /** {@code sound} at {@code atMillis} from the start, times {@code gain}. */
+    void say(short[] sound, int atMillis, double gain) {
+        place(sound, atMillis * RATE / 1000, gain);
+    }
+
+    /** {@code sound} {@code millis} after the first reply starts to play. */
+    void sayAfterReplyStarts(short[] sound, int millis) {
+        afterReplyStarts.add(new Placed(sound, millis * RATE / 1000));
+    }
+
+    /** {@code sound} {@code millis} after the first reply has played out. */
+    void sayAfterReplyEnds(short[] sound, int millis) {
+        afterReplyEnds.add(new Placed(sound, millis * RATE / 1000));
+    }
+
+    private void place(short[] sound, int at, double gain) {
+        for (int i = 0; i < sound.length && at + i < direct.length; i++) {
+            direct[at + i] += gain * sound[i];
+        }
+    }
+
+    @Override
+    public int sampleRate() {
+        return RATE;
+    }
+
+    @Override
+    public PcmAudio read() {
+        if (capturePos + FRAME > direct.length) {
+            return null;
+        }
+        while (renderPos < capturePos + LEAD) {
+            render();
+        }
+        short[] mic = new short[FRAME];
+        for (int i = 0; i < FRAME; i++) {
+            int t = capturePos + i;
+            double echo = 0;
+            for (int k = 0; k < ir.length && k <= t; k++) {
+                if (played[t - k] != 0 && ir[k] != 0) {
+                    echo += ir[k] * played[t - k];
+                }
+            }
+            mic[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(direct[t] + echoGain * echo)));
+        }
+        System.arraycopy(mic, 0, captured, capturePos, FRAME);
+        capturePos += FRAME;
+        clock.addAndGet(FRAME * 1_000_000_000L / RATE);
+        PcmAudio clean = frontEnd.process(new PcmAudio(mic, RATE));
+        // as FrontEndSource does: set each cleaned frame against the capture of the same moment
+        int from = (int) Math.max(0, cleaned - frontEnd.latencySamples());
+        cleaned += clean.length();
+        lastReduction = LevelMeter.rmsDbfs(captured, from, Math.min(capturePos, from + clean.length()))
+                - LevelMeter.rmsDbfs(clean);
+        return clean;
+    }
+
+    /** The next 20 ms the speaker plays: the reply where it plays, else silence; handed to the front end as played. */
+    private void render() {
+        short[] piece = new short[FRAME];
+        if (replying && !paused) {
+            int n = Math.min(FRAME, reply.length - replyPos);
+            System.arraycopy(reply, replyPos, piece, 0, n);
+            replyPos += n;
+            if (replyPos >= reply.length) {
+                replying = false;
+                if (replyEndedAt < 0) {
+                    replyEndedAt = renderPos + n;
+                    for (Placed p : afterReplyEnds) {
+                        place(p.sound(), replyEndedAt + p.afterSamples(), 1.0);
+                    }
+                }
+            }
+        }
+        System.arraycopy(piece, 0, played, renderPos, FRAME);
+        renderPos += FRAME;
+        frontEnd.played(new PcmAudio(piece, RATE));
+    }
+
+    double lastReductionDb() {
+        return lastReduction;
+    }
+
+    List<String> turns() {
+        return turns;
+    }
+
+    int holds() {
+        return holds;
+    }
+
+    int resumes() {
+        return resumes;
+    }
+
+    List<Throwable> errors() {
+        return errors;
+    }
+
+    /** Where the first reply played out, ms from the start (-1 if it never did). */
+    int replyEndedMillis() {
+        return replyEndedAt < 0 ? -1 : replyEndedAt * 1000 / RATE;
+    }
+
+    @Override
+    public boolean assistantActive() {
+        return replying;
+    }
+
+    @Override
+    public void bargeIn() {
+        replying = false;
+        paused = false;
+    }
+
+    @Override
+    public void userTurn(Transcript.Final text, long speechEnd, long finalStamp) {
+        turns.add(text.text());
+        replying = true;
+        paused = false;
+        replyPos = 0;
+        if (replies++ == 0) {
+            for (Placed p : afterReplyStarts) {
+                place(p.sound(), renderPos + p.afterSamples(), 1.0);
+            }
+        }
+    }
+
+    @Override
+    public void pauseReply() {
+        paused = true;
+        holds++;
+    }
+
+    @Override
+    public void resumeReply() {
+        paused = false;
+        resumes++;
+    }
+
+    @Override
+    public Set<String> echoWords() {
+        return replyWords;
+    }
+
+    @Override
+    public void level(double dbfs) {
+    }
+
+    @Override
+    public void partial(Transcript.Partial partial) {
+    }
+
+    @Override
+    public void error(Throwable t) {
+        errors.add(t);
+    }
+
+    @Override
+    public void close() {
+    }
+}
