@@ -72,16 +72,6 @@ public final class LoopbackRoom {
         return firstSound < 0 ? -1 : firstSound * 1000 / RATE;
     }
 
-    /** Whether the speaker made no sound from {@code fromMillis} to {@code toMillis} (ms from the start). */
-    public synchronized boolean silentBetween(long fromMillis, long toMillis) {
-        for (long p = fromMillis * RATE / 1000; p < Math.min(toMillis * RATE / 1000, air.length); p++) {
-            if (air[(int) p] != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Where the speaker's sound so far ends, ms from the start (0 before any). */
     public synchronized long soundedUntilMillis() {
         return soundedUntil * 1000 / RATE;
