@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
     static final int RATE = 16_000;
+    private static final boolean TRACE = Boolean.getBoolean("room.trace");
     private static final int FRAME = 320;
     private static final int LEAD = 3 * FRAME;
 
@@ -48,9 +49,19 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
     private int holds;
     private int resumes;
     private final List<Throwable> errors = new ArrayList<>();
+    private final List<Event> events = new ArrayList<>();
+    private int replyStartedAt = -1;
+
+    /** What the loop asked of the reply, and where on the room's timeline (ms from the start, at the capture). */
+    record Event(String what, int atMillis) {
+    }
 
     private record Placed(short[] sound, int afterSamples) {
     }
+
+    /** A sound the speaker plays at a fixed moment (the listening cue), and where it starts, in samples. */
+    private short[] cue;
+    private int cueAt = -1;
 
     /**
      * @param seconds    the room's length
@@ -74,6 +85,12 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
 
     void frontEnd(AudioFrontEnd fe) {
         this.frontEnd = fe;
+    }
+
+    /** The speaker plays {@code sound} at {@code atMillis} from the start (Parley is active meanwhile). */
+    void playAt(short[] sound, int atMillis) {
+        cue = sound;
+        cueAt = atMillis * RATE / 1000;
     }
 
     /** {@code sound} at {@code atMillis} from the start, times {@code gain}. */
@@ -121,6 +138,9 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
             }
             mic[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(direct[t] + echoGain * echo)));
         }
+        if (TRACE) {
+            System.err.println("room t=" + capturePos / 16 + " ms");
+        }
         System.arraycopy(mic, 0, captured, capturePos, FRAME);
         capturePos += FRAME;
         clock.addAndGet(FRAME * 1_000_000_000L / RATE);
@@ -136,7 +156,10 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
     /** The next 20 ms the speaker plays: the reply where it plays, else silence; handed to the front end as played. */
     private void render() {
         short[] piece = new short[FRAME];
-        if (replying && !paused) {
+        if (cue != null && renderPos >= cueAt && renderPos < cueAt + cue.length) {
+            int n = Math.min(FRAME, cueAt + cue.length - renderPos);
+            System.arraycopy(cue, renderPos - cueAt, piece, 0, n);
+        } else if (replying && !paused) {
             int n = Math.min(FRAME, reply.length - replyPos);
             System.arraycopy(reply, replyPos, piece, 0, n);
             replyPos += n;
@@ -175,6 +198,20 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
         return errors;
     }
 
+    /** What the loop asked of the replies, in order. */
+    List<Event> events() {
+        return events;
+    }
+
+    /** Where the first reply started to play, ms from the start (-1 if none did). */
+    int replyStartedMillis() {
+        return replyStartedAt < 0 ? -1 : replyStartedAt * 1000 / RATE;
+    }
+
+    private int captureMillis() {
+        return capturePos * 1000 / RATE;
+    }
+
     /** Where the first reply played out, ms from the start (-1 if it never did). */
     int replyEndedMillis() {
         return replyEndedAt < 0 ? -1 : replyEndedAt * 1000 / RATE;
@@ -182,22 +219,25 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
 
     @Override
     public boolean assistantActive() {
-        return replying;
+        return replying || cue != null && capturePos >= cueAt && capturePos < cueAt + cue.length + LEAD;
     }
 
     @Override
     public void bargeIn() {
         replying = false;
         paused = false;
+        events.add(new Event("stop", captureMillis()));
     }
 
     @Override
     public void userTurn(Transcript.Final text, long speechEnd, long finalStamp) {
         turns.add(text.text());
+        events.add(new Event("turn " + text.text(), captureMillis()));
         replying = true;
         paused = false;
         replyPos = 0;
         if (replies++ == 0) {
+            replyStartedAt = renderPos;
             for (Placed p : afterReplyStarts) {
                 place(p.sound(), renderPos + p.afterSamples(), 1.0);
             }
@@ -208,12 +248,14 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
     public void pauseReply() {
         paused = true;
         holds++;
+        events.add(new Event("hold", captureMillis()));
     }
 
     @Override
     public void resumeReply() {
         paused = false;
         resumes++;
+        events.add(new Event("resume", captureMillis()));
     }
 
     @Override
