@@ -215,6 +215,16 @@ final class ListenLoop implements Runnable {
             afterGap();
         }
         VadEvent ev = vad.process(frame);
+        // the VAD's start is noted at every frame, also those the loop does not listen to: lost over the listening cue
+        // (where the loop does not listen before the canceller has converged), a bed of voices that kept the VAD in
+        // speech after it left no start to come, and the first question made no turn (QuestionAfterTheCueTest)
+        if (ev == VadEvent.SPEECH_START) {
+            speechPending = true;
+        }
+        if (!vad.inSpeech()) {
+            speechPending = false;
+            unbrokenRoom = false;
+        }
         double level = LevelMeter.rmsDbfs(frame);
         host.level(level);
         floor.add(level, frame.durationMillis(), !heardSpeech);
@@ -286,13 +296,6 @@ final class ListenLoop implements Runnable {
                     level, vad.lastProbability(), vad.inSpeech(), reduction.getAsDouble(), floor.aboveFloorDb(),
                     quietFloor.aboveFloorDb(), nearEnd.nearEndMillis(), holding, host.assistantActive(),
                     speechPending, heardSpeech, unbrokenRoom));
-        }
-        if (ev == VadEvent.SPEECH_START) {
-            speechPending = true;
-        }
-        if (!vad.inSpeech()) {
-            speechPending = false;
-            unbrokenRoom = false;
         }
         // while Parley is silent the VAD's speech starts a turn once it stands out of the quiet room's level (at once
         // in a quiet room, or before a second of it is known)
