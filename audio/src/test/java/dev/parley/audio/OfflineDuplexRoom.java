@@ -43,6 +43,7 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
     private boolean replying;
     private int replies;
     private int replyEndedAt = -1;
+    private int lastReplySample;
     private long cleaned;
     private double lastReduction;
     private final List<String> turns = new ArrayList<>();
@@ -136,7 +137,8 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
                     echo += ir[k] * played[t - k];
                 }
             }
-            mic[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(direct[t] + echoGain * echo)));
+            double v = direct[t] + echoGain * echo;
+            mic[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(v)));
         }
         if (TRACE) {
             System.err.println("room t=" + capturePos / 16 + " ms");
@@ -163,6 +165,7 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
             int n = Math.min(FRAME, reply.length - replyPos);
             System.arraycopy(reply, replyPos, piece, 0, n);
             replyPos += n;
+            lastReplySample = renderPos + n;
             if (replyPos >= reply.length) {
                 replying = false;
                 if (replyEndedAt < 0) {
@@ -217,14 +220,20 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
         return replyEndedAt < 0 ? -1 : replyEndedAt * 1000 / RATE;
     }
 
+    /**
+     * Parley is active while a reply is held or rendered and until the capture has reached its last sample (as a sink
+     * that drains before it says the reply has played), and over the cue.
+     */
     @Override
     public boolean assistantActive() {
-        return replying || cue != null && capturePos >= cueAt && capturePos < cueAt + cue.length + LEAD;
+        boolean cueing = cue != null && capturePos >= cueAt && capturePos < cueAt + cue.length + LEAD;
+        return replying || capturePos < lastReplySample || cueing;
     }
 
     @Override
     public void bargeIn() {
         replying = false;
+        lastReplySample = 0;    // stopped: what was handed to the device is dropped
         paused = false;
         events.add(new Event("stop", captureMillis()));
     }
