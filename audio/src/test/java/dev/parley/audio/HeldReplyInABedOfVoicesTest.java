@@ -4,21 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.parley.audio.asr.RecognitionStream;
-import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.capture.WavFileSource;
-import dev.parley.audio.frontend.AudioFrontEnd;
-import dev.parley.audio.frontend.FrontEndSettings;
-import dev.parley.audio.frontend.SimulatedClockFrontEnds;
 import dev.parley.audio.frontend.SyntheticRoom;
 import dev.parley.audio.room.NoiseBed;
 import dev.parley.audio.room.NoiseBeds;
 import dev.parley.audio.room.RoomAssets;
-import dev.parley.audio.vad.SileroModelFile;
-import dev.parley.audio.vad.SileroVadSettings;
-import dev.parley.audio.vad.VadChoice;
-import dev.parley.audio.vad.VadFactory;
-import dev.parley.audio.vad.VoiceActivityDetector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -68,18 +58,7 @@ class HeldReplyInABedOfVoicesTest {
         room.say(question, QUESTION_MILLIS, 1.0);
         room.sayAfterReplyStarts(FullDuplexPipelineTest.knocks(), KNOCKS_MILLIS);
         room.sayAfterReplyEnds(next, NEXT_MILLIS);
-        try (AudioFrontEnd fe = SimulatedClockFrontEnds.open(FrontEndSettings.defaults(), clock::get);
-             VoskRecognizer vosk = VoskRecognizer.load(SharedFixtures.require("vosk/model-assistant"));
-             RecognitionStream asr = vosk.openStream(16_000);
-             VoiceActivityDetector vad = new VadFactory(m -> {
-                 throw new AssertionError("the Silero VAD did not open: " + m);
-             }).open(VadChoice.SILERO, SileroModelFile.require(), VoiceSettings.defaults().vad(),
-                     SileroVadSettings.defaults())) {
-            room.frontEnd(fe);
-            ListenLoop loop = new ListenLoop(room, asr, VoiceSettings.defaults(), room, fe, vad, room::lastReductionDb);
-            assertTrue(loop.fullDuplex());
-            loop.run();
-        }
+        assertTrue(room.run(), "the loop did not listen in full duplex");
         String what = "turns " + room.turns() + ", holds " + room.holds() + ", resumes " + room.resumes()
                 + ", the reply played out at " + room.replyEndedMillis() + " ms";
         assertTrue(room.errors().isEmpty(), room.errors().toString());

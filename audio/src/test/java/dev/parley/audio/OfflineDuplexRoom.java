@@ -1,8 +1,17 @@
 package dev.parley.audio;
 
+import dev.parley.audio.asr.RecognitionStream;
 import dev.parley.audio.asr.Transcript;
+import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.frontend.AudioFrontEnd;
+import dev.parley.audio.frontend.FrontEndSettings;
+import dev.parley.audio.frontend.SimulatedClockFrontEnds;
+import dev.parley.audio.vad.SileroModelFile;
+import dev.parley.audio.vad.SileroVadSettings;
+import dev.parley.audio.vad.VadChoice;
+import dev.parley.audio.vad.VadFactory;
+import dev.parley.audio.vad.VoiceActivityDetector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -84,8 +93,24 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
         this.clock = clock;
     }
 
-    void frontEnd(AudioFrontEnd fe) {
-        this.frontEnd = fe;
+    /**
+     * Runs the listen loop over the whole room, in full duplex, with Parley's front end on the room's clock, the Silero
+     * VAD and Vosk's fixture model; returns whether the loop listened in full duplex. Skips the test where WebRTC's
+     * library cannot load.
+     */
+    boolean run() throws Exception {
+        try (AudioFrontEnd fe = SimulatedClockFrontEnds.open(FrontEndSettings.defaults(), clock::get);
+             VoskRecognizer vosk = VoskRecognizer.load(SharedFixtures.require("vosk/model-assistant"));
+             RecognitionStream asr = vosk.openStream(RATE);
+             VoiceActivityDetector vad = new VadFactory(m -> {
+                 throw new AssertionError("the Silero VAD did not open: " + m);
+             }).open(VadChoice.SILERO, SileroModelFile.require(), VoiceSettings.defaults().vad(),
+                     SileroVadSettings.defaults())) {
+            frontEnd = fe;
+            ListenLoop loop = new ListenLoop(this, asr, VoiceSettings.defaults(), this, fe, vad, this::lastReductionDb);
+            loop.run();
+            return loop.fullDuplex();
+        }
     }
 
     /** The speaker plays {@code sound} at {@code atMillis} from the start (Parley is active meanwhile). */

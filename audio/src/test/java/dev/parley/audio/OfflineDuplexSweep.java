@@ -2,19 +2,9 @@ package dev.parley.audio;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.parley.audio.asr.RecognitionStream;
-import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.capture.WavFileSource;
-import dev.parley.audio.frontend.AudioFrontEnd;
-import dev.parley.audio.frontend.FrontEndSettings;
-import dev.parley.audio.frontend.SimulatedClockFrontEnds;
 import dev.parley.audio.frontend.SyntheticRoom;
 import dev.parley.audio.playback.ListeningCue;
-import dev.parley.audio.vad.SileroModelFile;
-import dev.parley.audio.vad.SileroVadSettings;
-import dev.parley.audio.vad.VadChoice;
-import dev.parley.audio.vad.VadFactory;
-import dev.parley.audio.vad.VoiceActivityDetector;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,16 +79,7 @@ class OfflineDuplexSweep {
                 room.playAt(ListeningCue.sound().samples(), (int) ListeningCue.DELAY_MILLIS);
                 room.say(q, 3000, 1.0);
                 room.sayAfterReplyStarts(b, bargeAt);
-                try (AudioFrontEnd fe = SimulatedClockFrontEnds.open(FrontEndSettings.defaults(), clock::get);
-                     VoskRecognizer vosk = VoskRecognizer.load(SharedFixtures.require("vosk/model-assistant"));
-                     RecognitionStream asr = vosk.openStream(16_000);
-                     VoiceActivityDetector vad = new VadFactory(m -> {
-                         throw new AssertionError("the Silero VAD did not open: " + m);
-                     }).open(VadChoice.SILERO, SileroModelFile.require(), VoiceSettings.defaults().vad(),
-                             SileroVadSettings.defaults())) {
-                    room.frontEnd(fe);
-                    new ListenLoop(room, asr, VoiceSettings.defaults(), room, fe, vad, room::lastReductionDb).run();
-                }
+                room.run();
                 assertTrue(room.errors().isEmpty(), room.errors().toString());
                 int on = room.replyStartedMillis() + bargeAt + onset / 16;
                 StringBuilder ev = new StringBuilder();
