@@ -437,15 +437,12 @@ final class ListenLoop implements Runnable {
      * {@code TurnsInBabbleTest} (babble 10 dB below eight questions), questions ran together ("what time is it what
      * time is it [unk] three") and the bed's words were added to them. The level falls from the
      * user's to the room's within about 150 ms of the last word (the short-term level's time constant), so the turn
-     * ends about as soon after it as in a quiet room. Over a reply the hold's own rules apply instead, until the
-     * barge-in has stopped it: from then on a turn begun over the reply is judged as any other (in {@code
-     * OfflineDuplexSweep}, bedroom at SNR 10, "how are you" stopped the reply and its turn ended 15 s later, when the
-     * bed paused, as "how are you one"). A turn begun before the room's quiet was known ({@link #turnBegunUnknown}) is
-     * judged once its own unvoiced frames have taught the floor a second of it.
+     * ends about as soon after it as in a quiet room. Over a reply the hold's own rules apply instead; a turn begun
+     * before the room's quiet was known ({@link #turnBegunUnknown}) is judged once its own unvoiced frames have taught
+     * the floor a second of it.
      */
     private boolean levelJudged() {
-        return heardSpeech && (!overReply || !host.assistantActive()) && !holding
-                && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS;
+        return heardSpeech && !overReply && !holding && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS;
     }
 
     /**
