@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parley.audio.capture.WavFileSource;
 import dev.parley.audio.frontend.SyntheticRoom;
 import dev.parley.audio.playback.ListeningCue;
+import dev.parley.audio.room.BlockConvolver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -106,17 +107,21 @@ class OfflineDuplexSweep {
         return d;
     }
 
+    /** {@code x} through {@code h} (the room's path), clipped to 16 bits: the room package's FFT convolution. */
     private static short[] convolve(short[] x, double[] h) {
-        short[] y = new short[x.length + h.length];
-        for (int i = 0; i < y.length; i++) {
-            double acc = 0;
-            for (int k = Math.max(0, i - x.length + 1); k < h.length && k <= i; k++) {
-                if (h[k] != 0) {
-                    acc += h[k] * x[i - k];
-                }
-            }
-            y[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(acc)));
+        float[] xf = new float[x.length];
+        for (int i = 0; i < x.length; i++) {
+            xf[i] = x[i];
         }
-        return y;
+        float[] hf = new float[h.length];
+        for (int i = 0; i < h.length; i++) {
+            hf[i] = (float) h[i];
+        }
+        float[] y = BlockConvolver.convolve(xf, hf);
+        short[] out = new short[y.length];
+        for (int i = 0; i < y.length; i++) {
+            out[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(y[i])));
+        }
+        return out;
     }
 }
