@@ -17,23 +17,44 @@ public final class NoiseFloor {
     public static final int DEFAULT_WINDOW_MILLIS = 6000;
     /** The short-term level is a mean over about this long. */
     static final double SHORT_MILLIS = 150;
+    /** The recent level is the mean energy of the frames of about the last this long (a box, not a decay). */
+    static final double RECENT_MILLIS = 100;
     /** The floor gates nothing before it has this much history. */
     static final double MIN_HISTORY_MILLIS = 1000;
     private static final double BIN_DB = 0.5;
     private static final int BINS = (int) (-LevelMeter.SILENCE_DBFS / BIN_DB) + 1;
 
     private final double windowMillis;
+    private final double lagMillis;
+    /** Background frames not yet counted (level, ms), oldest first, and how long they last together. */
+    private final ArrayDeque<double[]> lagging = new ArrayDeque<>();
+    private double laggingMillis;
     private final double[] millisPerBin = new double[BINS];
     private final ArrayDeque<double[]> frames = new ArrayDeque<>();
     private double totalMillis;
     private double shortEnergy;
     private boolean started;
+    /** The last frames' energy and length, newest last, spanning about {@link #RECENT_MILLIS}. */
+    private final ArrayDeque<double[]> recent = new ArrayDeque<>();
+    private double recentEnergyMillis;
+    private double recentMillis;
 
     public NoiseFloor(int windowMillis) {
-        if (windowMillis <= 0) {
-            throw new IllegalArgumentException("expected a positive window in ms but found " + windowMillis);
+        this(windowMillis, 0);
+    }
+
+    /**
+     * @param lagMillis background frames count towards the floor only this long after they were heard, unless {@link
+     *                  #forgetLagging} drops them first: the listen loop knows a turn has started only once the VAD
+     *                  has heard some of it, and the onset before that is the user's voice, not the room
+     */
+    public NoiseFloor(int windowMillis, int lagMillis) {
+        if (windowMillis <= 0 || lagMillis < 0) {
+            throw new IllegalArgumentException("expected a positive window and a lag of 0 or more in ms but found "
+                    + windowMillis + " and " + lagMillis);
         }
         this.windowMillis = windowMillis;
+        this.lagMillis = lagMillis;
     }
 
     /**
@@ -45,9 +66,33 @@ public final class NoiseFloor {
         double a = Math.min(1, millis / SHORT_MILLIS);
         shortEnergy = started ? shortEnergy + a * (energy - shortEnergy) : energy;
         started = true;
+        recent.addLast(new double[] {energy, millis});
+        recentEnergyMillis += energy * millis;
+        recentMillis += millis;
+        while (recentMillis - recent.peekFirst()[1] >= RECENT_MILLIS) {
+            double[] old = recent.removeFirst();
+            recentEnergyMillis -= old[0] * old[1];
+            recentMillis -= old[1];
+        }
         if (!background) {
             return;
         }
+        lagging.addLast(new double[] {levelDbfs, millis});
+        laggingMillis += millis;
+        while (!lagging.isEmpty() && laggingMillis - lagging.peekFirst()[1] >= lagMillis) {
+            double[] f = lagging.removeFirst();
+            laggingMillis -= f[1];
+            count(f[0], f[1]);
+        }
+    }
+
+    /** Drops the background frames of the last lag, not yet counted: they were the onset of a turn. */
+    public void forgetLagging() {
+        lagging.clear();
+        laggingMillis = 0;
+    }
+
+    private void count(double levelDbfs, double millis) {
         int bin = bin(levelDbfs);
         frames.addLast(new double[] {bin, millis});
         millisPerBin[bin] += millis;
@@ -61,11 +106,22 @@ public final class NoiseFloor {
 
     /** The median level of the window, dBFS ({@link LevelMeter#SILENCE_DBFS} before any frame). */
     public double floorDbfs() {
-        double half = totalMillis / 2;
+        return percentileDbfs(0.5);
+    }
+
+    /**
+     * The level that {@code fraction} of the window's time lies below, dBFS ({@link LevelMeter#SILENCE_DBFS} before any
+     * frame): 0.5 is the floor, 0.95 the room's loud moments (a bed of voices peaks well above its median).
+     */
+    public double percentileDbfs(double fraction) {
+        if (!(fraction > 0 && fraction < 1)) {
+            throw new IllegalArgumentException("expected a fraction strictly between 0 and 1 but found " + fraction);
+        }
+        double part = totalMillis * fraction;
         double seen = 0;
         for (int b = 0; b < BINS; b++) {
             seen += millisPerBin[b];
-            if (seen > half && seen > 0) {
+            if (seen > part && seen > 0) {
                 return LevelMeter.SILENCE_DBFS + b * BIN_DB;
             }
         }
@@ -80,6 +136,16 @@ public final class NoiseFloor {
     /** The level over the last {@value #SHORT_MILLIS} ms or so, dBFS. */
     public double shortTermDbfs() {
         return shortEnergy > 0 ? Math.max(LevelMeter.SILENCE_DBFS, 10 * Math.log10(shortEnergy)) : LevelMeter.SILENCE_DBFS;
+    }
+
+    /**
+     * The mean level of the last {@value #RECENT_MILLIS} ms or so, dBFS: unlike {@link #shortTermDbfs} it falls to the
+     * room's within that time once a voice stops (the short-term decay takes about 400 ms to fall 18 dB).
+     */
+    public double recentDbfs() {
+        return recentEnergyMillis > 0
+                ? Math.max(LevelMeter.SILENCE_DBFS, 10 * Math.log10(recentEnergyMillis / recentMillis))
+                : LevelMeter.SILENCE_DBFS;
     }
 
     /**

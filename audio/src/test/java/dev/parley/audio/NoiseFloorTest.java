@@ -67,4 +67,45 @@ class NoiseFloorTest {
         assertEquals(-30, f.floorDbfs(), 0.5, "only the last 2 s count: 100 ms at -60 against 2.5 s at -30");
         assertThrows(IllegalArgumentException.class, () -> new NoiseFloor(0));
     }
+
+    @Test
+    void theRecentLevelFallsToTheRoomsWithinATenthOfASecondWhereTheShortTermOneTakesLonger() {
+        NoiseFloor f = new NoiseFloor(6000);
+        f.add(-50, 2000, true);
+        for (int i = 0; i < 50; i++) {
+            f.add(-30, 20, false);      // a second of the user's voice, 20 dB above the room
+        }
+        assertEquals(-30, f.recentDbfs(), 0.01);
+        int recentMillis = 0;
+        int shortMillis = 0;
+        for (int t = 20; t <= 1000; t += 20) {
+            f.add(-50, 20, true);
+            if (recentMillis == 0 && f.recentDbfs() - f.floorDbfs() < 6) {
+                recentMillis = t;
+            }
+            if (shortMillis == 0 && f.aboveFloorDb() < 6) {
+                shortMillis = t;
+            }
+        }
+        assertTrue(recentMillis > 0 && recentMillis <= 100, "the recent level fell under 6 dB above the room after "
+                + recentMillis + " ms");
+        assertTrue(shortMillis > 2 * recentMillis, "the short-term level took " + shortMillis + " ms, the recent "
+                + recentMillis);
+        assertEquals(-50, f.recentDbfs(), 0.01, "a second of the room: the recent level is the room's");
+    }
+
+    @Test
+    void percentilesOfTheWindowTellABedsPeaksFromItsMedian() {
+        NoiseFloor f = new NoiseFloor(6000);
+        assertEquals(LevelMeter.SILENCE_DBFS, f.percentileDbfs(0.95), "nothing heard yet");
+        for (int i = 0; i < 100; i++) {
+            f.add(i < 90 ? -50 : -40, 20, true);       // 90% of the time at -50, 10% at -40
+        }
+        assertEquals(-50, f.percentileDbfs(0.5), 0.5);
+        assertEquals(f.floorDbfs(), f.percentileDbfs(0.5));
+        assertEquals(-50, f.percentileDbfs(0.85), 0.5);
+        assertEquals(-40, f.percentileDbfs(0.95), 0.5);
+        assertThrows(IllegalArgumentException.class, () -> f.percentileDbfs(1.0));
+        assertThrows(IllegalArgumentException.class, () -> f.percentileDbfs(0));
+    }
 }

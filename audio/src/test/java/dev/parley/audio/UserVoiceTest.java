@@ -108,12 +108,12 @@ class UserVoiceTest {
     @Test
     void aTurnWellBelowTheUsersLevelIsNotTheirsOnceTheirLevelIsKnown() {
         UserVoice v = new UserVoice(6);
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < 10; i++) {
             v.heard(-45, FRAME);
         }
         assertTrue(v.pendingIsTheUser(), "the user's level is not known yet: the first turn is theirs");
         v.accepted();
-        assertFalse(v.known(), "400 ms is not enough to know it");
+        assertFalse(v.known(), "200 ms is not enough to know it");
         turn(v, -28, 1200);
         assertTrue(v.known());
         assertTrue(v.pendingIsTheUser(), "nothing heard yet");

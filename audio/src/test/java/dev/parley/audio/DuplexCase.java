@@ -1,0 +1,110 @@
+package dev.parley.audio;
+
+import dev.parley.audio.capture.WavFileSource;
+import dev.parley.audio.frontend.SyntheticRoom;
+import dev.parley.audio.playback.ListeningCue;
+import dev.parley.audio.room.BlockConvolver;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One case of `bench duplex`'s kind in an {@link OfflineDuplexRoom}: a noise bed from the first moment at an SNR
+ * below the user, the listening cue, a question at 3 s, a reply of fixture sentences whose echo is 6 dB above the
+ * user, and a barge-in some time into the reply. The question, the barge-in and the bed reach the microphone through
+ * the user's path of the room, the reply through its echo path. Shared by {@link OfflineDuplexSweep} and the tests
+ * that pin what it found.
+ *
+ * @param echoPath the room from the loudspeaker to the microphone (its leading zeros: the device's latency)
+ * @param userPath the room from the user's mouth to the microphone
+ * @param noise    the bed, from the start
+ * @param snrDb    the question's level over the bed's, dB
+ * @param question what the user asks at {@link #QUESTION_MILLIS}
+ * @param barge    what the user says {@code bargeAt} ms into the first reply (silence for none)
+ * @param bargeAt  ms into the first reply
+ * @param seconds  the room's length
+ */
+record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double snrDb, short[] question, short[] barge,
+                  int bargeAt, int seconds) {
+    /** When the user asks, ms from the start (the listening cue plays at {@link ListeningCue#DELAY_MILLIS}). */
+    static final int QUESTION_MILLIS = 3000;
+    private static final String[] REPLY = {"02-tell-me-a-joke", "03-what-time-is-it", "09-hello", "10-goodbye",
+        "01-what-is-the-weather-like-today", "02-tell-me-a-joke", "03-what-time-is-it", "09-hello"};
+
+    /** Runs the case; the room that ran holds the turns and what the loop asked of the reply. */
+    OfflineDuplexRoom run() throws Exception {
+        List<PcmAudio> parts = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        for (String name : REPLY) {
+            parts.add(WavFileSource.load(SharedFixtures.require("vosk/wav/marytts/" + name + ".wav"), 16_000));
+            parts.add(PcmAudio.silence(150, 16_000));
+            text.append(Files.readString(SharedFixtures.require("vosk/wav/marytts/" + name + ".txt"))).append(' ');
+        }
+        short[] reply = PcmAudio.join(parts, 16_000).samples();
+        short[] q = convolve(question, userPath);
+        short[] b = convolve(barge, userPath);
+        double userRms = SyntheticRoom.rms(q, 0, q.length);
+        short[] echo = convolve(reply, echoPath);
+        double echoGain = 2 * userRms / SyntheticRoom.rms(echo, 0, reply.length);   // echo 6 dB above the user
+        OfflineDuplexRoom room = new OfflineDuplexRoom(seconds, echoPath, echoGain, reply, text.toString(),
+                new AtomicLong());
+        room.say(noise, 0, userRms / SyntheticRoom.rms(noise, 0, Math.min(noise.length, seconds * 16_000))
+                * Math.pow(10, -snrDb / 20));
+        room.playAt(ListeningCue.sound().samples(), (int) ListeningCue.DELAY_MILLIS);
+        room.say(q, QUESTION_MILLIS, 1.0);
+        room.sayAfterReplyStarts(b, bargeAt);
+        room.run();
+        return room;
+    }
+
+    /** Where the barge-in's speech starts in the room, ms from the start (its leading quiet skipped). */
+    int bargeOnsetMillis(OfflineDuplexRoom room) {
+        int onset = 0;
+        while (onset < barge.length && Math.abs(barge[onset]) < 300) {
+            onset++;
+        }
+        return room.replyStartedMillis() + bargeAt + onset / 16;
+    }
+
+    static short[] load(Path p) throws Exception {
+        return WavFileSource.load(p, 16_000).samples();
+    }
+
+    /** 16-bit samples as a unit-scaled impulse response. */
+    static double[] unit(short[] s) {
+        double[] d = new double[s.length];
+        for (int i = 0; i < s.length; i++) {
+            d[i] = s[i] / 32768.0;
+        }
+        return d;
+    }
+
+    /** A float signal (full scale 1) as 16-bit samples, clipped. */
+    static short[] pcm(float[] x) {
+        short[] out = new short[x.length];
+        for (int i = 0; i < x.length; i++) {
+            out[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(x[i] * 32768.0)));
+        }
+        return out;
+    }
+
+    /** {@code x} through {@code h} (the room's path), clipped to 16 bits: the room package's FFT convolution. */
+    static short[] convolve(short[] x, double[] h) {
+        float[] xf = new float[x.length];
+        for (int i = 0; i < x.length; i++) {
+            xf[i] = x[i];
+        }
+        float[] hf = new float[h.length];
+        for (int i = 0; i < h.length; i++) {
+            hf[i] = (float) h[i];
+        }
+        float[] y = BlockConvolver.convolve(xf, hf);
+        short[] out = new short[y.length];
+        for (int i = 0; i < y.length; i++) {
+            out[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(y[i])));
+        }
+        return out;
+    }
+}

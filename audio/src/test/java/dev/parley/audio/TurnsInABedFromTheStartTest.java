@@ -1,0 +1,76 @@
+package dev.parley.audio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parley.audio.room.ImageSourceRir;
+import dev.parley.audio.room.NoiseBed;
+import dev.parley.audio.room.NoiseBeds;
+import dev.parley.audio.room.RoomAssets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Full duplex with a bed of voices 10 dB below the user from the first moment, in `bench duplex`'s soft bedroom
+ * ({@link DuplexCase} on {@link OfflineDuplexRoom}: the real front end, Silero VAD and Vosk, the same on every run):
+ * the user asks after the listening cue, and says "how are you" 0.6 s into the reply. What the offline sweep found
+ * there, and this pins: the VAD, in speech with the bed from the start, heard its speech start over the listening cue
+ * (ignored there) and never again, so the question made no turn at all; and the barge-in's turn, begun over the reply,
+ * ended only where the bed paused, 14 s later, with a word of the bed added ("how are you one").
+ */
+class TurnsInABedFromTheStartTest {
+    @Test
+    void theQuestionAndTheBargeInAreTurnsOfTheirOwnWords() throws Exception {
+        RoomAssets.Asset bedroom = RoomAssets.rooms().stream()
+                .filter(a -> a.echoPath().name().equals("bedroom-soft")).findFirst().orElseThrow();
+        ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
+        double[] echoPath = taps(rir.render(bedroom.echoPath()).taps());
+        double[] userPath = taps(rir.render(bedroom.userPath()).taps());
+        Path wav = SharedFixtures.require("vosk/wav");
+        List<Path> said = new ArrayList<>(RoomAssets.speechFiles(wav.resolve("marytts")));
+        said.addAll(RoomAssets.speechFiles(wav.resolve("espeak-ng")));
+        // the bench's babble (`bench duplex --make-rooms` writes it with seed 7 from the same recordings)
+        short[] babble = DuplexCase.pcm(NoiseBeds.make(NoiseBed.BABBLE, 30, 7 + NoiseBed.BABBLE.ordinal(),
+                RoomAssets.snippets(said)));
+        DuplexCase c = new DuplexCase(echoPath, userPath, babble, 10,
+                DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")),
+                DuplexCase.load(wav.resolve("espeak-ng/06-how-are-you.wav")), 583, 20);
+        OfflineDuplexRoom room = c.run();
+        StringBuilder events = new StringBuilder();
+        for (OfflineDuplexRoom.Event e : room.events()) {
+            events.append(e.what()).append(" at ").append(e.atMillis()).append(" ms; ");
+        }
+        String what = "the reply started at " + room.replyStartedMillis() + " ms, the barge-in's onset at "
+                + c.bargeOnsetMillis(room) + " ms: " + events;
+        assertTrue(room.errors().isEmpty(), room.errors().toString());
+        assertTrue(room.replyStartedMillis() > 0, "the question made no turn: " + what);
+        assertEquals("goodbye", room.turns().getFirst(), what);
+        assertTrue(room.turns().size() >= 2, "the barge-in made no turn: " + what);
+        assertEquals("how are you", room.turns().get(1), what);
+        int stop = -1;
+        int second = -1;
+        for (OfflineDuplexRoom.Event e : room.events()) {
+            if (e.what().equals("stop") && stop < 0) {
+                stop = e.atMillis();
+            }
+            if (e.what().startsWith("turn ") && e.atMillis() > room.replyStartedMillis() && second < 0) {
+                second = e.atMillis();
+            }
+        }
+        assertTrue(stop > c.bargeOnsetMillis(room), "the reply was not stopped after the barge-in began: " + what);
+        // the turn ends as in a quiet room, its words heard: the loop's 600 ms of silence after them, not the bed's
+        // pause
+        assertTrue(second - stop <= 1500, "the barge-in's turn ended " + (second - stop) + " ms after the stop: "
+                + what);
+    }
+
+    private static double[] taps(float[] t) {
+        double[] d = new double[t.length];
+        for (int i = 0; i < t.length; i++) {
+            d[i] = t[i];
+        }
+        return d;
+    }
+}
