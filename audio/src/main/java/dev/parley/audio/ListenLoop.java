@@ -137,6 +137,8 @@ final class ListenLoop implements Runnable {
     private final UserVoice userVoice = new UserVoice(USER_VOICE_MARGIN_DB);
     /** The VAD heard speech start while Parley was silent, but it has not yet stood out of the quiet room's level. */
     private boolean speechPending;
+    /** The VAD has been in speech since the last turn ended on the level (it is no barge-in over the reply). */
+    private boolean speechOfLastTurn;
     /** How long Parley has been silent (nothing playing, nothing held), ms; 0 while it is active. */
     private double silentMillis;
     /** Parley has made a sound since the loop began (the cue, a reply): before it, no tail is in the room. */
@@ -230,6 +232,9 @@ final class ListenLoop implements Runnable {
             afterGap();
         }
         VadEvent ev = vad.process(frame);
+        if (!vad.inSpeech()) {
+            speechOfLastTurn = false;
+        }
         double level = LevelMeter.rmsDbfs(frame);
         host.level(level);
         floor.add(level, frame.durationMillis(), !heardSpeech);
@@ -251,7 +256,9 @@ final class ListenLoop implements Runnable {
 
         if (host.assistantActive() && !fullDuplex) {
             keepPreRoll(frame);
-            boolean trigger = ptt ? pressedNow : vad.inSpeech();
+            // (not the speech the last turn ended in: where the level ended it, the VAD may still be in it as the
+            // reply starts, and the reply stopped itself at once; `DuplexBenchTest`, --aec off, energy VAD)
+            boolean trigger = ptt ? pressedNow : vad.inSpeech() && !speechOfLastTurn;
             if (!trigger) {
                 return;
             }
@@ -446,6 +453,7 @@ final class ListenLoop implements Runnable {
             endTurn(lastVoiced >= 0 ? lastVoiced : now);
             // the VAD may still hear the room's voices: the next turn starts where a voice stands out of them again
             speechPending = vad.inSpeech();
+            speechOfLastTurn = vad.inSpeech();
         } else if (heardSpeech && !tentativeSent && settings.speculateAfterMillis() > 0
                 && silenceMillis >= settings.speculateAfterMillis() && !lastPartial.isBlank()) {
             // The live transcript of everything heard so far; the final one is compared with it at the end.
