@@ -137,8 +137,12 @@ final class ListenLoop implements Runnable {
     private final UserVoice userVoice = new UserVoice(USER_VOICE_MARGIN_DB);
     /** The VAD heard speech start while Parley was silent, but it has not yet stood out of the quiet room's level. */
     private boolean speechPending;
-    /** The VAD has been in speech since the last turn ended on the level (it is no barge-in over the reply). */
+    /**
+     * The VAD has been in speech since the last turn ended on the level, for at most {@link #LAST_TURN_SPEECH_MILLIS}
+     * (half duplex: it is no barge-in over the reply), and how long ago that turn ended, ms.
+     */
     private boolean speechOfLastTurn;
+    private double lastTurnSpeechMillis;
     /** How long Parley has been silent (nothing playing, nothing held), ms; 0 while it is active. */
     private double silentMillis;
     /** Parley has made a sound since the loop began (the cue, a reply): before it, no tail is in the room. */
@@ -232,7 +236,8 @@ final class ListenLoop implements Runnable {
             afterGap();
         }
         VadEvent ev = vad.process(frame);
-        if (!vad.inSpeech()) {
+        lastTurnSpeechMillis += frame.durationMillis();
+        if (!vad.inSpeech() || lastTurnSpeechMillis > LAST_TURN_SPEECH_MILLIS) {
             speechOfLastTurn = false;
         }
         double level = LevelMeter.rmsDbfs(frame);
@@ -454,6 +459,7 @@ final class ListenLoop implements Runnable {
             // the VAD may still hear the room's voices: the next turn starts where a voice stands out of them again
             speechPending = vad.inSpeech();
             speechOfLastTurn = vad.inSpeech();
+            lastTurnSpeechMillis = 0;
         } else if (heardSpeech && !tentativeSent && settings.speculateAfterMillis() > 0
                 && silenceMillis >= settings.speculateAfterMillis() && !lastPartial.isBlank()) {
             // The live transcript of everything heard so far; the final one is compared with it at the end.
@@ -540,6 +546,13 @@ final class ListenLoop implements Runnable {
         sinceVoiceMillis = on ? 0 : sinceVoiceMillis + frameMillis;
         return on;
     }
+
+    /**
+     * Half duplex: how long after a turn the level ended the VAD's speech still counts as that turn's (its hangover,
+     * 250 ms for the energy VAD), not a barge-in, ms. Unbounded, a bed of voices that kept the VAD in speech made every
+     * barge-in wait for it to pause (`TurnsInBabbleTest`, babble at 10 dB: two questions lost in a clean-clone CI run).
+     */
+    static final double LAST_TURN_SPEECH_MILLIS = 1000;
 
     /** How long after the last frame of a turn's voice a quieter one still continues it, ms ({@link #voiceGoesOn}). */
     static final double VOICE_CHAIN_MILLIS = 60;
