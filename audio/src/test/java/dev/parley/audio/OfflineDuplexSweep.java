@@ -13,8 +13,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * A tool for tuning the full-duplex policy, not part of the suite: `bench duplex`'s rooms, speech and noise
  * ({@code scripts/make-duplex-assets.sh DIR}) run through an {@link OfflineDuplexRoom}, so a change is measured on
  * every room and SNR in minutes and the same on every run, before the real-time benchmark confirms it. Each case is a
- * {@link DuplexCase} with the first noise bed (babble), "goodbye" asked, and {@code -Dbarge=NAME} (a speech file's
- * name without .wav, or {@code none}) {@code -DbargeAt=MS} into the reply.
+ * {@link DuplexCase} with a noise bed ({@code -Dbed=NAME}, a file of {@code noise/} without .wav; the first, babble, by
+ * default), "goodbye" asked, and {@code -Dbarge=NAME} (a speech file's name without .wav, or {@code none}) {@code
+ * -DbargeAt=MS} into the reply.
  * It prints, per room and SNR, where the loop held, resumed and stopped the reply, ms from the barge-in's onset.
  * <pre>
  * ./mvnw -o -pl audio surefire:test -Dtest=OfflineDuplexSweep -Dparley.jvm.flags="... -Dparley.duplex.assets=/tmp/duplex
@@ -33,9 +34,13 @@ class OfflineDuplexSweep {
         short[] question = DuplexCase.load(dir.resolve("speech/espeak-ng-10-goodbye.wav"));
         short[] barge = bargeName.equals("none") ? new short[16_000]
                 : DuplexCase.load(dir.resolve("speech/" + bargeName + ".wav"));
+        String bed = System.getProperty("bed");
         Path noiseFile;
         try (Stream<Path> s = Files.list(dir.resolve("noise"))) {
-            noiseFile = s.filter(p -> p.toString().endsWith(".wav")).sorted().findFirst().orElseThrow();
+            noiseFile = s.filter(p -> p.getFileName().toString().equals(bed == null ? p.getFileName().toString()
+                    : bed + ".wav")).filter(p -> p.toString().endsWith(".wav")).sorted().findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("expected a noise bed " + (bed == null ? ""
+                            : bed + ".wav ") + "in " + dir.resolve("noise") + " but found none"));
         }
         short[] noise = DuplexCase.load(noiseFile);
         List<Path> rooms;
@@ -60,7 +65,7 @@ class OfflineDuplexSweep {
                         room.replyStartedMillis(), room.replyStartedMillis() < 0 ? "the question made no reply" : ev));
             }
         }
-        System.out.println("offline duplex sweep, " + bargeName + " " + bargeAt + " ms into the reply (times from its onset):\n"
-                + report);
+        System.out.println("offline duplex sweep, " + noiseFile.getFileName() + ", " + bargeName + " " + bargeAt
+                + " ms into the reply (times from its onset):\n" + report);
     }
 }
