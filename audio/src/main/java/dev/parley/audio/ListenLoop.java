@@ -102,8 +102,6 @@ final class ListenLoop implements Runnable {
     /** Full duplex: the reply is held while the speech over it is checked for words. */
     private boolean holding;
     private double holdMillis;
-    /** Full duplex: the held speech is decided at this frame, whether or not it has paused. */
-    private boolean decideNow;
     /** How long since a frame of the turn's voice ({@link #voiceGoesOn}), ms. */
     private double sinceVoiceMillis = Double.POSITIVE_INFINITY;
     /** Full duplex: how much voiced speech the VAD heard over the held reply once its echo had cleared, ms. */
@@ -379,6 +377,7 @@ final class ListenLoop implements Runnable {
             // limited recognizer makes words of the noise after the last one ("tell me a joke ten" in babble)
             keepPreRoll(frame);
         }
+        boolean decideNow = false;     // full duplex: the held speech is decided at this frame, paused or not
         if (holding) {
             holdMillis += frame.durationMillis();
             if (holdMillis >= ECHO_CLEARED_MILLIS && voiced && vad.inSpeech()) {
@@ -429,7 +428,6 @@ final class ListenLoop implements Runnable {
         }
         if (holding && (decideNow || !vad.inSpeech() && silenceMillis >= settings.falseInterruptionMillis()
                 || holdMillis >= MAX_HOLD_MILLIS)) {
-            decideNow = false;
             // the speech over the reply paused (or went on for long): its final transcript decides
             boolean unbroken = vad.inSpeech();
             Transcript.Final last = asr.finish();
@@ -890,7 +888,6 @@ final class ListenLoop implements Runnable {
         holding = false;
         holdMillis = 0;
         heldVoicedMillis = 0;
-        decideNow = false;
         nearEnd.clear();
         speechPending = false;
     }
