@@ -35,6 +35,14 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
 
     /** Runs the case; the room that ran holds the turns and what the loop asked of the reply. */
     OfflineDuplexRoom run() throws Exception {
+        return run((room, userRms) -> { });
+    }
+
+    /**
+     * Runs the case with more sounds placed in the room by {@code more} (given the room and the gain that brings a
+     * sound through the user's path to the question's level).
+     */
+    OfflineDuplexRoom run(java.util.function.BiConsumer<OfflineDuplexRoom, Double> more) throws Exception {
         List<PcmAudio> parts = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         for (String name : REPLY) {
@@ -55,6 +63,7 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
         room.playAt(ListeningCue.sound().samples(), (int) ListeningCue.DELAY_MILLIS);
         room.say(q, QUESTION_MILLIS, 1.0);
         room.sayAfterReplyStarts(b, bargeAt);
+        more.accept(room, userRms);
         room.run();
         return room;
     }

@@ -66,6 +66,54 @@ class TurnsInABedFromTheStartTest {
                 + what);
     }
 
+    /**
+     * Nobody speaks after the answer to the question, and the bed goes on: a syllable of the user's voice (the first
+     * 60 ms of "hello", 2 dB below the question, 4 s after the reply) rising out of the bed for less than a word's
+     * worth of voice makes no turn (session 29 let it through, as it came within 6 dB of the user's level: `bench
+     * duplex`, babble at SNR 10, made four of its five noise false turns so, from the bed's own peaks), nor does the
+     * bed's peak after it, 6.5 dB below the user and 3 dB above the room's loud moments ("one", 560 ms of voice).
+     */
+    @Test
+    void aSyllableOutOfTheBedAfterTheReplyMakesNoTurn() throws Exception {
+        RoomAssets.Asset bedroom = RoomAssets.rooms().stream()
+                .filter(a -> a.echoPath().name().equals("bedroom-soft")).findFirst().orElseThrow();
+        ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
+        double[] echoPath = taps(rir.render(bedroom.echoPath()).taps());
+        double[] userPath = taps(rir.render(bedroom.userPath()).taps());
+        Path wav = SharedFixtures.require("vosk/wav");
+        List<Path> said = new ArrayList<>(RoomAssets.speechFiles(wav.resolve("marytts")));
+        said.addAll(RoomAssets.speechFiles(wav.resolve("espeak-ng")));
+        short[] babble = DuplexCase.pcm(NoiseBeds.make(NoiseBed.BABBLE, 40, 7 + NoiseBed.BABBLE.ordinal(),
+                RoomAssets.snippets(said)));
+        short[] hello = DuplexCase.load(wav.resolve("marytts/09-hello.wav"));
+        int start = 0;
+        while (start < hello.length && Math.abs(hello[start]) < 300) {
+            start++;
+        }
+        short[] syllable = DuplexCase.convolve(java.util.Arrays.copyOfRange(hello, start,
+                Math.min(hello.length, start + 16 * 60)), userPath);
+        double syllableRms = dev.parley.audio.frontend.SyntheticRoom.rms(syllable, 0, syllable.length);
+        DuplexCase c = new DuplexCase(echoPath, userPath, babble, 10,
+                DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 36);
+        OfflineDuplexRoom room = c.run((r, userRms) -> r.sayAfterReplyEnds(scaled(syllable,
+                userRms / syllableRms * Math.pow(10, -2 / 20.0)), 4000));
+        StringBuilder events = new StringBuilder();
+        for (OfflineDuplexRoom.Event e : room.events()) {
+            events.append(e.what()).append(" at ").append(e.atMillis()).append(" ms; ");
+        }
+        assertTrue(room.errors().isEmpty(), room.errors().toString());
+        assertTrue(room.replyStartedMillis() > 0, "the question made no turn: " + events);
+        assertEquals(List.of("goodbye"), room.turns(), "the turns: " + events);
+    }
+
+    private static short[] scaled(short[] s, double gain) {
+        short[] out = new short[s.length];
+        for (int i = 0; i < s.length; i++) {
+            out[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(s[i] * gain)));
+        }
+        return out;
+    }
+
     private static double[] taps(float[] t) {
         double[] d = new double[t.length];
         for (int i = 0; i < t.length; i++) {
