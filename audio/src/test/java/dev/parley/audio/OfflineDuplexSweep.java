@@ -15,7 +15,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * every room and SNR in minutes and the same on every run, before the real-time benchmark confirms it. Each case is a
  * {@link DuplexCase} with a noise bed ({@code -Dbed=NAME}, a file of {@code noise/} without .wav; the first, babble, by
  * default), "goodbye" asked, and {@code -Dbarge=NAME} (a speech file's name without .wav, or {@code none}) {@code
- * -DbargeAt=MS} into the reply.
+ * -DbargeAt=MS} into the reply; {@code -DnoiseFrom=MS} starts the room that far into the bed.
  * It prints, per room and SNR, where the loop held, resumed and stopped the reply, ms from the barge-in's onset.
  * <pre>
  * ./mvnw -o -pl audio surefire:test -Dtest=OfflineDuplexSweep -Dparley.jvm.flags="... -Dparley.duplex.assets=/tmp/duplex
@@ -43,6 +43,11 @@ class OfflineDuplexSweep {
                             : bed + ".wav ") + "in " + dir.resolve("noise") + " but found none"));
         }
         short[] noise = DuplexCase.load(noiseFile);
+        int from = Integer.getInteger("noiseFrom", 0) * 16 % noise.length;      // ms into the bed where the room starts
+        short[] rotated = new short[noise.length];
+        System.arraycopy(noise, from, rotated, 0, noise.length - from);
+        System.arraycopy(noise, 0, rotated, noise.length - from, from);
+        noise = rotated;
         List<Path> rooms;
         try (Stream<Path> s = Files.list(dir.resolve("rooms"))) {
             rooms = s.filter(p -> p.toString().endsWith(".wav") && !p.toString().endsWith("-user.wav")).sorted().toList();
