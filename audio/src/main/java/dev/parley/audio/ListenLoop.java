@@ -8,6 +8,8 @@ import dev.parley.audio.vad.VadEvent;
 import dev.parley.audio.vad.VoiceActivityDetector;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -131,6 +133,8 @@ final class ListenLoop implements Runnable {
      * taught itself judge its level: it teaches no user level and is never dropped as the room's.
      */
     private boolean turnBegunUnknown;
+    /** The voiced frames (level, ms) of a turn begun before the room's quiet was known, which taught no floor. */
+    private final List<double[]> unknownTurnVoiced = new ArrayList<>();
     /** How loud the user's voice is (from their turns while Parley was silent): over a reply, quieter is the room. */
     private final UserVoice userVoice = new UserVoice(USER_VOICE_MARGIN_DB);
     /** The VAD heard speech start while Parley was silent, but it has not yet stood out of the quiet room's level. */
@@ -247,6 +251,10 @@ final class ListenLoop implements Runnable {
         boolean quiet = (!heardSpeech || turnBegunUnknown && !voiced) && !host.assistantActive();
         quietFloor.add(level, frame.durationMillis(), quiet);
         quietPeaks.add(level, frame.durationMillis(), quiet);
+        if (heardSpeech && turnBegunUnknown && !quiet && !host.assistantActive()
+                && unknownTurnVoiced.size() < MAX_UNKNOWN_TURN_FRAMES) {
+            unknownTurnVoiced.add(new double[] {level, frame.durationMillis()});
+        }
         // a voice close to the microphone stands above the room's level; a bed of other voices sits at it
         boolean standsOut = floor.aboveFloorDb() >= ABOVE_FLOOR_DB;
         long now = System.nanoTime();
@@ -478,6 +486,9 @@ final class ListenLoop implements Runnable {
      */
     private void afterParleySpoke(double frameMillis) {
         if (host.assistantActive()) {
+            if (!spokeOnce && heardSpeech && turnBegunUnknown && !overReply) {
+                roomBeforeTheCue();
+            }
             silentMillis = 0;
             spokeOnce = true;
             return;
@@ -491,6 +502,33 @@ final class ListenLoop implements Runnable {
             speechPending = true;
         }
     }
+
+    /**
+     * Parley's first sound (the listening cue) starts while a turn begun before the room's quiet was known goes on: it
+     * is the room's, not the user's, who waits for the cue. It is dropped, and its frames teach the room's quiet, so
+     * that what the VAD still hears after the cue is judged against the room (pending) and not started at once. Without
+     * this a bed of voices that made the VAD start in the first second (before a second of the room was known) ran as
+     * one turn for 6.5-29 s and swallowed the first question ("four what is your name one"; `bench duplex`, bedroom,
+     * SNR 10; the offline sweep at SNR 6). The price: a user who speaks before the cue and on over it must say it again,
+     * and their voice is the room's for a few seconds.
+     */
+    private void roomBeforeTheCue() {
+        debug("turn begun before the room was known still going as Parley first speaks (%.0f ms of voice): the room's,"
+                + " dropped", userVoice.pendingMillis());
+        List<double[]> voiced = List.copyOf(unknownTurnVoiced);
+        boolean withdraw = tentativeSent;
+        resetUtterance();
+        for (double[] f : voiced) {
+            quietFloor.addLater(f[0], f[1]);
+            quietPeaks.addLater(f[0], f[1]);
+        }
+        if (withdraw) {
+            host.tentativeWithdrawn();
+        }
+    }
+
+    /** At most this many frames of a turn begun before the room was known are kept to teach the room's quiet. */
+    static final int MAX_UNKNOWN_TURN_FRAMES = 500;
 
     /** Parley is silent, but less than {@link #ECHO_TAIL_MILLIS} since its sound ended (never at the start). */
     private boolean inEchoTail() {
@@ -562,18 +600,19 @@ final class ListenLoop implements Runnable {
     static final double ROOM_PEAK_MARGIN_DB = 3;
 
     /**
-     * Whether the turn in progress holds no voiced frame that stood out of the room, or, once the user's level is known,
-     * less than a word's worth of them ({@link #MIN_VOICE_MILLIS}): a peak of a bed of voices started it (the VAD was
+     * Whether the turn in progress holds less than a word's worth of voiced frames that stood out of the room ({@link
+     * #MIN_VOICE_MILLIS}), or none: a peak of a bed of voices started it (the VAD was
      * in speech all along), and what the recognizer made of the pre-roll ("five", "one", "") is the room's. Measured in
      * {@code TurnsInBabbleTest} at 10 dB once turns ended on the level: three such turns in eight questions.
      */
     private boolean unvoiced() {
-        return userVoice.pendingMillis() == 0 || userVoice.pendingMillis() < MIN_VOICE_MILLIS && userVoice.known();
+        return userVoice.pendingMillis() < MIN_VOICE_MILLIS;
     }
 
     /**
-     * A turn begun while Parley is silent, once the user's level is known, needs this much voiced speech that stood
-     * out of the room, ms, however loud: a word is longer. A bed of voices' peak that started a turn after a reply held
+     * A turn begun while Parley is silent needs this much voiced speech that stood out of the room, ms, however loud
+     * and whether or not the user's level is known: a word is longer (the first 80 ms of "hello" gave 140 ms of voice
+     * through the bedroom's reverberation). A bed of voices' peak that started a turn after a reply held
      * 60 ms of it, 8-10 dB below the user, and made a turn of its own ("one", "four"; offline sweep, SNR 10). Session
      * 29 let such a short turn through where it came within the 6 dB margin of the user's level: in `bench duplex`
      * (babble, SNR 10) the bed's peaks came 5-6 dB below the user's for 60-100 ms, and four of its five noise false
@@ -904,6 +943,7 @@ final class ListenLoop implements Runnable {
         certainSegments.setLength(0);
         heardSpeech = false;
         turnBegunUnknown = false;
+        unknownTurnVoiced.clear();
         silenceMillis = 0;
         lastVoiced = -1;
         lastPartial = "";

@@ -86,6 +86,14 @@ public final class NoiseFloor {
         }
     }
 
+    /**
+     * A frame heard earlier, found since to have been the room's (a turn of a bed of voices begun before the room was
+     * known): it counts towards the floor now, and not towards the short-term or recent level.
+     */
+    public void addLater(double levelDbfs, double millis) {
+        count(levelDbfs, millis);
+    }
+
     /** Drops the background frames of the last lag, not yet counted: they were the onset of a turn. */
     public void forgetLagging() {
         lagging.clear();

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * every room and SNR in minutes and the same on every run, before the real-time benchmark confirms it. Each case is a
  * {@link DuplexCase} with a noise bed ({@code -Dbed=NAME}, a file of {@code noise/} without .wav; the first, babble, by
  * default), "goodbye" asked, and {@code -Dbarge=NAME} (a speech file's name without .wav, or {@code none}) {@code
- * -DbargeAt=MS} into the reply; {@code -DnoiseFrom=MS} starts the room that far into the bed.
+ * -DbargeAt=MS} into the reply; {@code -DnoiseFrom=MS} starts the room that far into the bed;
+ * {@code -Dsnr=LIST} the SNRs (20,10 by default; the bed's level is set against the question's RMS with its
+ * edges, so a case's SNR is a few dB above the benchmark's, which sets it against the speech's active level).
  * It prints, per room and SNR, where the loop held, resumed and stopped the reply, ms from the barge-in's onset.
  * <pre>
  * ./mvnw -o -pl audio surefire:test -Dtest=OfflineDuplexSweep -Dparley.jvm.flags="... -Dparley.duplex.assets=/tmp/duplex
@@ -57,7 +59,8 @@ class OfflineDuplexSweep {
             String name = roomFile.getFileName().toString().replace(".wav", "");
             double[] ir = DuplexCase.unit(DuplexCase.load(roomFile));
             double[] userIr = DuplexCase.unit(DuplexCase.load(roomFile.resolveSibling(name + "-user.wav")));
-            for (double snr : new double[] {20, 10}) {
+            for (double snr : java.util.Arrays.stream(System.getProperty("snr", "20,10").split(","))
+                    .mapToDouble(Double::parseDouble).toArray()) {
                 DuplexCase c = new DuplexCase(ir, userIr, noise, snr, question, barge, bargeAt, seconds);
                 OfflineDuplexRoom room = c.run();
                 assertTrue(room.errors().isEmpty(), room.errors().toString());

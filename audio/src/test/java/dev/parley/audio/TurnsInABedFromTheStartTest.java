@@ -106,6 +106,42 @@ class TurnsInABedFromTheStartTest {
         assertEquals(List.of("goodbye"), room.turns(), "the turns: " + events);
     }
 
+    /**
+     * A bed of voices at SNR 6 that makes the VAD start in the first second, before the room's quiet is known, and
+     * keeps it in speech over the listening cue: that turn is the room's once the cue plays (the user waits for it),
+     * and the question after the cue is the first turn. Before, the bed's turn ("one", 0.8 s of voice) was answered
+     * 1.8 s in, and the question was lost under the reply (bedroom, the bed 3 s into the bench's babble;
+     * `bench duplex` lost its first question so at SNR 10, whose speech level is the active one: about the sweep's 6).
+     */
+    @Test
+    void aTurnOfTheBedBeforeTheCueIsTheRooms() throws Exception {
+        RoomAssets.Asset bedroom = RoomAssets.rooms().stream()
+                .filter(a -> a.echoPath().name().equals("bedroom-soft")).findFirst().orElseThrow();
+        ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
+        double[] echoPath = taps(rir.render(bedroom.echoPath()).taps());
+        double[] userPath = taps(rir.render(bedroom.userPath()).taps());
+        Path wav = SharedFixtures.require("vosk/wav");
+        List<Path> said = new ArrayList<>(RoomAssets.speechFiles(wav.resolve("marytts")));
+        said.addAll(RoomAssets.speechFiles(wav.resolve("espeak-ng")));
+        short[] babble = DuplexCase.pcm(NoiseBeds.make(NoiseBed.BABBLE, 30, 7 + NoiseBed.BABBLE.ordinal(),
+                RoomAssets.snippets(said)));
+        int from = 3000 * 16;
+        short[] bed = new short[babble.length];
+        System.arraycopy(babble, from, bed, 0, babble.length - from);
+        System.arraycopy(babble, 0, bed, babble.length - from, from);
+        DuplexCase c = new DuplexCase(echoPath, userPath, bed, 6,
+                DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 20);
+        OfflineDuplexRoom room = c.run();
+        StringBuilder events = new StringBuilder();
+        for (OfflineDuplexRoom.Event e : room.events()) {
+            events.append(e.what()).append(" at ").append(e.atMillis()).append(" ms; ");
+        }
+        assertTrue(room.errors().isEmpty(), room.errors().toString());
+        assertTrue(room.replyStartedMillis() > DuplexCase.QUESTION_MILLIS,
+                "a reply started at " + room.replyStartedMillis() + " ms, before the question: " + events);
+        assertEquals("goodbye", room.turns().getFirst(), "the turns: " + events);
+    }
+
     private static short[] scaled(short[] s, double gain) {
         short[] out = new short[s.length];
         for (int i = 0; i < s.length; i++) {
