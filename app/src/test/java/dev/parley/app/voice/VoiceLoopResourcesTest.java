@@ -108,10 +108,16 @@ class VoiceLoopResourcesTest {
         // kernels C2's arenas for their (re)compilations, freed but kept by glibc, grew the second half by +17 to
         // +38 MiB; trimmed, -12 to +6 MiB in four runs, then +17 (the front-end test, in a clean-clone CI run) and +19
         // (here), every other figure flat: the readings after each round wander by 10-20 MiB either way (glibc's
-        // arenas, not the code cache, which is left out and stays at 12-13 MiB), so the bound is 32 MiB, about 1.3 MiB
-        // a round: a leaked Vosk model (tens of MiB a round) fails it at once; a leak below about 1 MiB a round is
-        // within this measurement's noise over 25 rounds.
-        assertTrue(after.offHeapResidentBytes() - half.offHeapResidentBytes() < 32L << 20, levels);
+        // arenas, not the code cache, which is left out and stays at 12-13 MiB). Seven clean-clone CI runs of sessions
+        // 28-30 give the shape of that wander: the readings after each round sit flat, then jump by 25-34 MiB in one
+        // round and stay there for 3-10 rounds; in four runs they came back down before the end (168 -> 136,
+        // 172 -> 144, 171 -> 134, 167 -> 136), in three the last reading was inside such a plateau (+33, +34, +37
+        // over the half) and failed a bound of 32 MiB with every other figure flat. Run alone on a working copy
+        // (session 30, the same machine) the jumps come at the rounds that complete a turn and the half ends +32 to
+        // +53 MiB, with session 29's listen loop as with session 30's (+33). No leak grows in one step and returns; a
+        // leaked Vosk model costs tens of MiB every round. So the bound is 64 MiB, about 2.5 MiB a round: such a leak
+        // fails it at once, a plateau does not; a leak below that is within this measurement's noise over 25 rounds.
+        assertTrue(after.offHeapResidentBytes() - half.offHeapResidentBytes() < 64L << 20, levels);
     }
 
     private static void round(Path modelFile, int round) throws Exception {
