@@ -23,25 +23,16 @@ import org.junit.jupiter.api.Test;
 class TurnsInABedFromTheStartTest {
     @Test
     void theQuestionAndTheBargeInAreTurnsOfTheirOwnWords() throws Exception {
-        RoomAssets.Asset bedroom = RoomAssets.rooms().stream()
-                .filter(a -> a.echoPath().name().equals("bedroom-soft")).findFirst().orElseThrow();
-        ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
-        double[] echoPath = taps(rir.render(bedroom.echoPath()).taps());
-        double[] userPath = taps(rir.render(bedroom.userPath()).taps());
+        double[][] paths = paths("bedroom-soft");
+        double[] echoPath = paths[0];
+        double[] userPath = paths[1];
         Path wav = SharedFixtures.require("vosk/wav");
-        List<Path> said = new ArrayList<>(RoomAssets.speechFiles(wav.resolve("marytts")));
-        said.addAll(RoomAssets.speechFiles(wav.resolve("espeak-ng")));
-        // the bench's babble (`bench duplex --make-rooms` writes it with seed 7 from the same recordings)
-        short[] babble = DuplexCase.pcm(NoiseBeds.make(NoiseBed.BABBLE, 30, 7 + NoiseBed.BABBLE.ordinal(),
-                RoomAssets.snippets(said)));
+        short[] babble = babble(30);
         DuplexCase c = new DuplexCase(echoPath, userPath, babble, 10,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")),
                 DuplexCase.load(wav.resolve("espeak-ng/06-how-are-you.wav")), 583, 20);
         OfflineDuplexRoom room = c.run();
-        StringBuilder events = new StringBuilder();
-        for (OfflineDuplexRoom.Event e : room.events()) {
-            events.append(e.what()).append(" at ").append(e.atMillis()).append(" ms; ");
-        }
+        String events = events(room);
         String what = "the reply started at " + room.replyStartedMillis() + " ms, the barge-in's onset at "
                 + c.bargeOnsetMillis(room) + " ms: " + events;
         assertTrue(room.errors().isEmpty(), room.errors().toString());
@@ -75,16 +66,11 @@ class TurnsInABedFromTheStartTest {
      */
     @Test
     void aSyllableOutOfTheBedAfterTheReplyMakesNoTurn() throws Exception {
-        RoomAssets.Asset bedroom = RoomAssets.rooms().stream()
-                .filter(a -> a.echoPath().name().equals("bedroom-soft")).findFirst().orElseThrow();
-        ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
-        double[] echoPath = taps(rir.render(bedroom.echoPath()).taps());
-        double[] userPath = taps(rir.render(bedroom.userPath()).taps());
+        double[][] paths = paths("bedroom-soft");
+        double[] echoPath = paths[0];
+        double[] userPath = paths[1];
         Path wav = SharedFixtures.require("vosk/wav");
-        List<Path> said = new ArrayList<>(RoomAssets.speechFiles(wav.resolve("marytts")));
-        said.addAll(RoomAssets.speechFiles(wav.resolve("espeak-ng")));
-        short[] babble = DuplexCase.pcm(NoiseBeds.make(NoiseBed.BABBLE, 40, 7 + NoiseBed.BABBLE.ordinal(),
-                RoomAssets.snippets(said)));
+        short[] babble = babble(40);
         short[] hello = DuplexCase.load(wav.resolve("marytts/09-hello.wav"));
         int start = 0;
         while (start < hello.length && Math.abs(hello[start]) < 300) {
@@ -97,10 +83,7 @@ class TurnsInABedFromTheStartTest {
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 36);
         OfflineDuplexRoom room = c.run((r, userRms) -> r.sayAfterReplyEnds(scaled(syllable,
                 userRms / syllableRms * Math.pow(10, -2 / 20.0)), 4000));
-        StringBuilder events = new StringBuilder();
-        for (OfflineDuplexRoom.Event e : room.events()) {
-            events.append(e.what()).append(" at ").append(e.atMillis()).append(" ms; ");
-        }
+        String events = events(room);
         assertTrue(room.errors().isEmpty(), room.errors().toString());
         assertTrue(room.replyStartedMillis() > 0, "the question made no turn: " + events);
         assertEquals(List.of("goodbye"), room.turns(), "the turns: " + events);
@@ -115,16 +98,11 @@ class TurnsInABedFromTheStartTest {
      */
     @Test
     void aTurnOfTheBedBeforeTheCueIsTheRooms() throws Exception {
-        RoomAssets.Asset bedroom = RoomAssets.rooms().stream()
-                .filter(a -> a.echoPath().name().equals("bedroom-soft")).findFirst().orElseThrow();
-        ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
-        double[] echoPath = taps(rir.render(bedroom.echoPath()).taps());
-        double[] userPath = taps(rir.render(bedroom.userPath()).taps());
+        double[][] paths = paths("bedroom-soft");
+        double[] echoPath = paths[0];
+        double[] userPath = paths[1];
         Path wav = SharedFixtures.require("vosk/wav");
-        List<Path> said = new ArrayList<>(RoomAssets.speechFiles(wav.resolve("marytts")));
-        said.addAll(RoomAssets.speechFiles(wav.resolve("espeak-ng")));
-        short[] babble = DuplexCase.pcm(NoiseBeds.make(NoiseBed.BABBLE, 30, 7 + NoiseBed.BABBLE.ordinal(),
-                RoomAssets.snippets(said)));
+        short[] babble = babble(30);
         int from = 3000 * 16;
         short[] bed = new short[babble.length];
         System.arraycopy(babble, from, bed, 0, babble.length - from);
@@ -132,10 +110,7 @@ class TurnsInABedFromTheStartTest {
         DuplexCase c = new DuplexCase(echoPath, userPath, bed, 6,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 20);
         OfflineDuplexRoom room = c.run();
-        StringBuilder events = new StringBuilder();
-        for (OfflineDuplexRoom.Event e : room.events()) {
-            events.append(e.what()).append(" at ").append(e.atMillis()).append(" ms; ");
-        }
+        String events = events(room);
         assertTrue(room.errors().isEmpty(), room.errors().toString());
         assertTrue(room.replyStartedMillis() > DuplexCase.QUESTION_MILLIS,
                 "a reply started at " + room.replyStartedMillis() + " ms, before the question: " + events);
@@ -151,27 +126,45 @@ class TurnsInABedFromTheStartTest {
     @Test
     void aQuestionSoonAfterTheReplyIsATurn() throws Exception {
         String roomName = "office-small";
-        RoomAssets.Asset office = RoomAssets.rooms().stream()
-                .filter(a -> a.echoPath().name().equals(roomName)).findFirst().orElseThrow();
-        ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
-        double[] echoPath = taps(rir.render(office.echoPath()).taps());
-        double[] userPath = taps(rir.render(office.userPath()).taps());
+        double[][] paths = paths(roomName);
+        double[] echoPath = paths[0];
+        double[] userPath = paths[1];
         Path wav = SharedFixtures.require("vosk/wav");
-        List<Path> said = new ArrayList<>(RoomAssets.speechFiles(wav.resolve("marytts")));
-        said.addAll(RoomAssets.speechFiles(wav.resolve("espeak-ng")));
-        short[] babble = DuplexCase.pcm(NoiseBeds.make(NoiseBed.BABBLE, 40, 7 + NoiseBed.BABBLE.ordinal(),
-                RoomAssets.snippets(said)));
+        short[] babble = babble(40);
         short[] next = DuplexCase.convolve(DuplexCase.load(wav.resolve("espeak-ng/08-open-the-settings.wav")),
                 userPath);
         DuplexCase c = new DuplexCase(echoPath, userPath, babble, 10,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 32);
         OfflineDuplexRoom room = c.run((r, userRms) -> r.sayAfterReplyEnds(next, 500));
+        String events = events(room);
+        assertTrue(room.errors().isEmpty(), room.errors().toString());
+        assertEquals(List.of("goodbye", "open the settings"), room.turns(), "the turns: " + events);
+    }
+
+    /** The echo path and the user's path of one of the benchmark's rooms, rendered as `bench duplex` does. */
+    private static double[][] paths(String name) {
+        RoomAssets.Asset asset = RoomAssets.rooms().stream()
+                .filter(a -> a.echoPath().name().equals(name)).findFirst().orElseThrow();
+        ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
+        return new double[][] {taps(rir.render(asset.echoPath()).taps()), taps(rir.render(asset.userPath()).taps())};
+    }
+
+    /** The bench's babble ({@code bench duplex --make-rooms} writes it with seed 7 from the same recordings). */
+    private static short[] babble(int seconds) throws Exception {
+        Path wav = SharedFixtures.require("vosk/wav");
+        List<Path> said = new ArrayList<>(RoomAssets.speechFiles(wav.resolve("marytts")));
+        said.addAll(RoomAssets.speechFiles(wav.resolve("espeak-ng")));
+        return DuplexCase.pcm(NoiseBeds.make(NoiseBed.BABBLE, seconds, 7 + NoiseBed.BABBLE.ordinal(),
+                RoomAssets.snippets(said)));
+    }
+
+    /** What the loop did in the room, in order. */
+    private static String events(OfflineDuplexRoom room) {
         StringBuilder events = new StringBuilder();
         for (OfflineDuplexRoom.Event e : room.events()) {
             events.append(e.what()).append(" at ").append(e.atMillis()).append(" ms; ");
         }
-        assertTrue(room.errors().isEmpty(), room.errors().toString());
-        assertEquals(List.of("goodbye", "open the settings"), room.turns(), "the turns: " + events);
+        return events.toString();
     }
 
     private static short[] scaled(short[] s, double gain) {
