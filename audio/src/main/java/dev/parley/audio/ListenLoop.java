@@ -515,13 +515,12 @@ final class ListenLoop implements Runnable {
     private void roomBeforeTheCue() {
         debug("turn begun before the room was known still going as Parley first speaks (%.0f ms of voice): the room's,"
                 + " dropped", userVoice.pendingMillis());
-        List<double[]> voiced = List.copyOf(unknownTurnVoiced);
-        boolean withdraw = tentativeSent;
-        resetUtterance();
-        for (double[] f : voiced) {
+        for (double[] f : unknownTurnVoiced) {
             quietFloor.addLater(f[0], f[1]);
             quietPeaks.addLater(f[0], f[1]);
         }
+        boolean withdraw = tentativeSent;
+        resetUtterance();
         if (withdraw) {
             host.tentativeWithdrawn();
         }
@@ -670,6 +669,16 @@ final class ListenLoop implements Runnable {
      * moments; the user's question stood 9.5 dB above them.
      */
     static final double ABOVE_ROOM_PEAKS_DB = 6;
+
+    /**
+     * Whether a turn's level sits within the room: less than {@link #ABOVE_FLOOR_DB} above its quiet, or less than
+     * {@link #ABOVE_ROOM_PEAKS_DB} above its loud moments once they are known.
+     */
+    private boolean withinTheRoom(double levelDbfs) {
+        return levelDbfs < quietFloor.floorDbfs() + ABOVE_FLOOR_DB
+                || quietPeaks.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS
+                && levelDbfs < quietPeaks.percentileDbfs(ROOM_PEAK_FRACTION) + ABOVE_ROOM_PEAKS_DB;
+    }
 
     /**
      * Full duplex: how long after the reply is held the room holds none of it (the line's {@value
@@ -892,10 +901,7 @@ final class ListenLoop implements Runnable {
         // stands out of a quiet room, and a push-to-talk turn is always the user's
         // (the floor a turn begun before the room was known taught itself judges nothing of that turn)
         boolean floorKnown = !turnBegunUnknown && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS;
-        boolean tooQuiet = !userVoice.pendingIsTheUser() && floorKnown
-                && (userVoice.pendingLevelDbfs() < quietFloor.floorDbfs() + ABOVE_FLOOR_DB
-                || quietPeaks.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS && userVoice.pendingLevelDbfs()
-                < quietPeaks.percentileDbfs(ROOM_PEAK_FRACTION) + ABOVE_ROOM_PEAKS_DB);
+        boolean tooQuiet = !userVoice.pendingIsTheUser() && floorKnown && withinTheRoom(userVoice.pendingLevelDbfs());
         boolean room = !overReply && settings.mode() == VoiceSettings.Mode.HANDS_FREE && (tooQuiet || unvoiced());
         if (overReply) {
             debug("turn begun over the reply: \"%s\"%s", text, echo ? ", all Parley's own words: dropped" : "");
@@ -904,7 +910,7 @@ final class ListenLoop implements Runnable {
                     + " at %.1f, its loud moments at %.1f%s", text, userVoice.pendingLevelDbfs(), userVoice.pendingMillis(),
                     userVoice.levelDbfs(), userVoice.knownMillis(), quietFloor.floorDbfs(),
                     quietPeaks.percentileDbfs(ROOM_PEAK_FRACTION), !room ? ""
-                    : unvoiced() ? ": not one voiced frame stood out of the room, dropped"
+                    : unvoiced() ? ": less than a word's voice stood out of the room, dropped"
                     : ": too quiet to be the user's, dropped");
         }
         if (!echo && !room && floorKnown) {

@@ -81,6 +81,15 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
         return WavFileSource.load(p, 16_000).samples();
     }
 
+    /** {@code bed} started {@code millis} in (16 kHz), wrapping round: the room begins at another moment of it. */
+    static short[] rotated(short[] bed, int millis) {
+        int from = millis * 16 % bed.length;
+        short[] out = new short[bed.length];
+        System.arraycopy(bed, from, out, 0, bed.length - from);
+        System.arraycopy(bed, 0, out, bed.length - from, from);
+        return out;
+    }
+
     /** 16-bit samples as a unit-scaled impulse response. */
     static double[] unit(short[] s) {
         double[] d = new double[s.length];

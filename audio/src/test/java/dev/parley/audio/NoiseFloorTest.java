@@ -108,4 +108,23 @@ class NoiseFloorTest {
         assertThrows(IllegalArgumentException.class, () -> f.percentileDbfs(1.0));
         assertThrows(IllegalArgumentException.class, () -> f.percentileDbfs(0));
     }
+
+    @Test
+    void framesFoundLaterToBeTheRoomsCountTowardsTheFloorButNotTheRecentLevel() {
+        NoiseFloor f = new NoiseFloor(6000, 500);
+        for (int i = 0; i < 10; i++) {
+            f.add(-50, 20, true);
+        }
+        f.add(-20, 20, false);
+        double recent = f.recentDbfs();
+        double shortTerm = f.shortTermDbfs();
+        assertEquals(0, f.historyMillis(), 0.01, "the lag holds the room's first 200 ms back");
+        for (int i = 0; i < 60; i++) {
+            f.addLater(-30, 20);
+        }
+        assertEquals(1200, f.historyMillis(), 0.01, "counted at once, past the lag");
+        assertEquals(-30, f.floorDbfs(), 0.5);
+        assertEquals(recent, f.recentDbfs(), 1e-9, "the recent level is what was heard last");
+        assertEquals(shortTerm, f.shortTermDbfs(), 1e-9);
+    }
 }

@@ -44,12 +44,7 @@ class OfflineDuplexSweep {
                     .orElseThrow(() -> new IllegalArgumentException("expected a noise bed " + (bed == null ? ""
                             : bed + ".wav ") + "in " + dir.resolve("noise") + " but found none"));
         }
-        short[] noise = DuplexCase.load(noiseFile);
-        int from = Integer.getInteger("noiseFrom", 0) * 16 % noise.length;      // ms into the bed where the room starts
-        short[] rotated = new short[noise.length];
-        System.arraycopy(noise, from, rotated, 0, noise.length - from);
-        System.arraycopy(noise, 0, rotated, noise.length - from, from);
-        noise = rotated;
+        short[] noise = DuplexCase.rotated(DuplexCase.load(noiseFile), Integer.getInteger("noiseFrom", 0));
         List<Path> rooms;
         try (Stream<Path> s = Files.list(dir.resolve("rooms"))) {
             rooms = s.filter(p -> p.toString().endsWith(".wav") && !p.toString().endsWith("-user.wav")).sorted().toList();

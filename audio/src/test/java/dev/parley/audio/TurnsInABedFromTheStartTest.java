@@ -23,12 +23,10 @@ import org.junit.jupiter.api.Test;
 class TurnsInABedFromTheStartTest {
     @Test
     void theQuestionAndTheBargeInAreTurnsOfTheirOwnWords() throws Exception {
-        double[][] paths = paths("bedroom-soft");
-        double[] echoPath = paths[0];
-        double[] userPath = paths[1];
+        RoomPaths paths = RoomPaths.of("bedroom-soft");
         Path wav = SharedFixtures.require("vosk/wav");
         short[] babble = babble(30);
-        DuplexCase c = new DuplexCase(echoPath, userPath, babble, 10,
+        DuplexCase c = new DuplexCase(paths.echo(), paths.user(), babble, 10,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")),
                 DuplexCase.load(wav.resolve("espeak-ng/06-how-are-you.wav")), 583, 20);
         OfflineDuplexRoom room = c.run();
@@ -66,9 +64,7 @@ class TurnsInABedFromTheStartTest {
      */
     @Test
     void aSyllableOutOfTheBedAfterTheReplyMakesNoTurn() throws Exception {
-        double[][] paths = paths("bedroom-soft");
-        double[] echoPath = paths[0];
-        double[] userPath = paths[1];
+        RoomPaths paths = RoomPaths.of("bedroom-soft");
         Path wav = SharedFixtures.require("vosk/wav");
         short[] babble = babble(40);
         short[] hello = DuplexCase.load(wav.resolve("marytts/09-hello.wav"));
@@ -77,9 +73,9 @@ class TurnsInABedFromTheStartTest {
             start++;
         }
         short[] syllable = DuplexCase.convolve(java.util.Arrays.copyOfRange(hello, start,
-                Math.min(hello.length, start + 16 * 60)), userPath);
+                Math.min(hello.length, start + 16 * 60)), paths.user());
         double syllableRms = dev.parley.audio.frontend.SyntheticRoom.rms(syllable, 0, syllable.length);
-        DuplexCase c = new DuplexCase(echoPath, userPath, babble, 10,
+        DuplexCase c = new DuplexCase(paths.echo(), paths.user(), babble, 10,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 36);
         OfflineDuplexRoom room = c.run((r, userRms) -> r.sayAfterReplyEnds(scaled(syllable,
                 userRms / syllableRms * Math.pow(10, -2 / 20.0)), 4000));
@@ -98,16 +94,11 @@ class TurnsInABedFromTheStartTest {
      */
     @Test
     void aTurnOfTheBedBeforeTheCueIsTheRooms() throws Exception {
-        double[][] paths = paths("bedroom-soft");
-        double[] echoPath = paths[0];
-        double[] userPath = paths[1];
+        RoomPaths paths = RoomPaths.of("bedroom-soft");
         Path wav = SharedFixtures.require("vosk/wav");
         short[] babble = babble(30);
-        int from = 3000 * 16;
-        short[] bed = new short[babble.length];
-        System.arraycopy(babble, from, bed, 0, babble.length - from);
-        System.arraycopy(babble, 0, bed, babble.length - from, from);
-        DuplexCase c = new DuplexCase(echoPath, userPath, bed, 6,
+        short[] bed = DuplexCase.rotated(babble, 3000);
+        DuplexCase c = new DuplexCase(paths.echo(), paths.user(), bed, 6,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 20);
         OfflineDuplexRoom room = c.run();
         String events = events(room);
@@ -125,15 +116,12 @@ class TurnsInABedFromTheStartTest {
      */
     @Test
     void aQuestionSoonAfterTheReplyIsATurn() throws Exception {
-        String roomName = "office-small";
-        double[][] paths = paths(roomName);
-        double[] echoPath = paths[0];
-        double[] userPath = paths[1];
+        RoomPaths paths = RoomPaths.of("office-small");
         Path wav = SharedFixtures.require("vosk/wav");
         short[] babble = babble(40);
         short[] next = DuplexCase.convolve(DuplexCase.load(wav.resolve("espeak-ng/08-open-the-settings.wav")),
-                userPath);
-        DuplexCase c = new DuplexCase(echoPath, userPath, babble, 10,
+                paths.user());
+        DuplexCase c = new DuplexCase(paths.echo(), paths.user(), babble, 10,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 32);
         OfflineDuplexRoom room = c.run((r, userRms) -> r.sayAfterReplyEnds(next, 500));
         String events = events(room);
@@ -142,11 +130,13 @@ class TurnsInABedFromTheStartTest {
     }
 
     /** The echo path and the user's path of one of the benchmark's rooms, rendered as `bench duplex` does. */
-    private static double[][] paths(String name) {
-        RoomAssets.Asset asset = RoomAssets.rooms().stream()
-                .filter(a -> a.echoPath().name().equals(name)).findFirst().orElseThrow();
-        ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
-        return new double[][] {taps(rir.render(asset.echoPath()).taps()), taps(rir.render(asset.userPath()).taps())};
+    private record RoomPaths(double[] echo, double[] user) {
+        static RoomPaths of(String name) {
+            RoomAssets.Asset asset = RoomAssets.rooms().stream()
+                    .filter(a -> a.echoPath().name().equals(name)).findFirst().orElseThrow();
+            ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
+            return new RoomPaths(taps(rir.render(asset.echoPath()).taps()), taps(rir.render(asset.userPath()).taps()));
+        }
     }
 
     /** The bench's babble ({@code bench duplex --make-rooms} writes it with seed 7 from the same recordings). */
