@@ -3,12 +3,7 @@ package dev.parley.audio;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.parley.audio.room.ImageSourceRir;
-import dev.parley.audio.room.NoiseBed;
-import dev.parley.audio.room.NoiseBeds;
-import dev.parley.audio.room.RoomAssets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,14 +18,14 @@ import org.junit.jupiter.api.Test;
 class TurnsInABedFromTheStartTest {
     @Test
     void theQuestionAndTheBargeInAreTurnsOfTheirOwnWords() throws Exception {
-        RoomPaths paths = RoomPaths.of("bedroom-soft");
+        BenchRooms.Paths paths = BenchRooms.room("bedroom-soft");
         Path wav = SharedFixtures.require("vosk/wav");
-        short[] babble = babble(30);
+        short[] babble = BenchRooms.babble(30);
         DuplexCase c = new DuplexCase(paths.echo(), paths.user(), babble, 10,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")),
                 DuplexCase.load(wav.resolve("espeak-ng/06-how-are-you.wav")), 583, 20);
         OfflineDuplexRoom room = c.run();
-        String events = events(room);
+        String events = BenchRooms.events(room);
         String what = "the reply started at " + room.replyStartedMillis() + " ms, the barge-in's onset at "
                 + c.bargeOnsetMillis(room) + " ms: " + events;
         assertTrue(room.errors().isEmpty(), room.errors().toString());
@@ -64,9 +59,9 @@ class TurnsInABedFromTheStartTest {
      */
     @Test
     void aSyllableOutOfTheBedAfterTheReplyMakesNoTurn() throws Exception {
-        RoomPaths paths = RoomPaths.of("bedroom-soft");
+        BenchRooms.Paths paths = BenchRooms.room("bedroom-soft");
         Path wav = SharedFixtures.require("vosk/wav");
-        short[] babble = babble(40);
+        short[] babble = BenchRooms.babble(40);
         short[] hello = DuplexCase.load(wav.resolve("marytts/09-hello.wav"));
         int start = 0;
         while (start < hello.length && Math.abs(hello[start]) < 300) {
@@ -79,7 +74,7 @@ class TurnsInABedFromTheStartTest {
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 36);
         OfflineDuplexRoom room = c.run((r, userRms) -> r.sayAfterReplyEnds(scaled(syllable,
                 userRms / syllableRms * Math.pow(10, -2 / 20.0)), 4000));
-        String events = events(room);
+        String events = BenchRooms.events(room);
         assertTrue(room.errors().isEmpty(), room.errors().toString());
         assertTrue(room.replyStartedMillis() > 0, "the question made no turn: " + events);
         assertEquals(List.of("goodbye"), room.turns(), "the turns: " + events);
@@ -94,14 +89,14 @@ class TurnsInABedFromTheStartTest {
      */
     @Test
     void aTurnOfTheBedBeforeTheCueIsTheRooms() throws Exception {
-        RoomPaths paths = RoomPaths.of("bedroom-soft");
+        BenchRooms.Paths paths = BenchRooms.room("bedroom-soft");
         Path wav = SharedFixtures.require("vosk/wav");
-        short[] babble = babble(30);
+        short[] babble = BenchRooms.babble(30);
         short[] bed = DuplexCase.rotated(babble, 3000);
         DuplexCase c = new DuplexCase(paths.echo(), paths.user(), bed, 6,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 20);
         OfflineDuplexRoom room = c.run();
-        String events = events(room);
+        String events = BenchRooms.events(room);
         assertTrue(room.errors().isEmpty(), room.errors().toString());
         assertTrue(room.replyStartedMillis() > DuplexCase.QUESTION_MILLIS,
                 "a reply started at " + room.replyStartedMillis() + " ms, before the question: " + events);
@@ -116,45 +111,17 @@ class TurnsInABedFromTheStartTest {
      */
     @Test
     void aQuestionSoonAfterTheReplyIsATurn() throws Exception {
-        RoomPaths paths = RoomPaths.of("office-small");
+        BenchRooms.Paths paths = BenchRooms.room("office-small");
         Path wav = SharedFixtures.require("vosk/wav");
-        short[] babble = babble(40);
+        short[] babble = BenchRooms.babble(40);
         short[] next = DuplexCase.convolve(DuplexCase.load(wav.resolve("espeak-ng/08-open-the-settings.wav")),
                 paths.user());
         DuplexCase c = new DuplexCase(paths.echo(), paths.user(), babble, 10,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 32);
         OfflineDuplexRoom room = c.run((r, userRms) -> r.sayAfterReplyEnds(next, 500));
-        String events = events(room);
+        String events = BenchRooms.events(room);
         assertTrue(room.errors().isEmpty(), room.errors().toString());
         assertEquals(List.of("goodbye", "open the settings"), room.turns(), "the turns: " + events);
-    }
-
-    /** The echo path and the user's path of one of the benchmark's rooms, rendered as `bench duplex` does. */
-    private record RoomPaths(double[] echo, double[] user) {
-        static RoomPaths of(String name) {
-            RoomAssets.Asset asset = RoomAssets.rooms().stream()
-                    .filter(a -> a.echoPath().name().equals(name)).findFirst().orElseThrow();
-            ImageSourceRir rir = new ImageSourceRir(OfflineDuplexRoom.RATE);
-            return new RoomPaths(taps(rir.render(asset.echoPath()).taps()), taps(rir.render(asset.userPath()).taps()));
-        }
-    }
-
-    /** The bench's babble ({@code bench duplex --make-rooms} writes it with seed 7 from the same recordings). */
-    private static short[] babble(int seconds) throws Exception {
-        Path wav = SharedFixtures.require("vosk/wav");
-        List<Path> said = new ArrayList<>(RoomAssets.speechFiles(wav.resolve("marytts")));
-        said.addAll(RoomAssets.speechFiles(wav.resolve("espeak-ng")));
-        return DuplexCase.pcm(NoiseBeds.make(NoiseBed.BABBLE, seconds, 7 + NoiseBed.BABBLE.ordinal(),
-                RoomAssets.snippets(said)));
-    }
-
-    /** What the loop did in the room, in order. */
-    private static String events(OfflineDuplexRoom room) {
-        StringBuilder events = new StringBuilder();
-        for (OfflineDuplexRoom.Event e : room.events()) {
-            events.append(e.what()).append(" at ").append(e.atMillis()).append(" ms; ");
-        }
-        return events.toString();
     }
 
     private static short[] scaled(short[] s, double gain) {
@@ -163,13 +130,5 @@ class TurnsInABedFromTheStartTest {
             out[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(s[i] * gain)));
         }
         return out;
-    }
-
-    private static double[] taps(float[] t) {
-        double[] d = new double[t.length];
-        for (int i = 0; i < t.length; i++) {
-            d[i] = t[i];
-        }
-        return d;
     }
 }
