@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * Full duplex, a lone "stop" said 0.6 s into the reply in `bench duplex`'s meeting room (echo 6 dB louder than the
  * user, babble at the sweep's SNR 20; {@link DuplexCase} on {@link OfflineDuplexRoom}: the real front end, Silero VAD
  * and Vosk). The word is over before the held reply has gone quiet in the room, so nothing of it is heard after the
- * echo cleared, and one certain word was not enough: the reply resumed (the offline sweep caught 1 of 20 "stop"s so).
+ * echo cleared, and one certain word was not enough: the reply resumed (the offline sweep caught 3 of 20 "stop"s so).
  * The frames that held the reply were the user's voice, as loud as their question and far above the room: that is
  * enough to take the word.
  */
