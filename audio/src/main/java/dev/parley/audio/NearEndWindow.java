@@ -12,7 +12,7 @@ import java.util.ArrayDeque;
  * 500 ms held 60 and 80 ms). Not thread-safe: the listen loop's thread uses it.
  */
 final class NearEndWindow {
-    private record Frame(double millis, boolean nearEnd) {
+    private record Frame(double millis, boolean nearEnd, double levelDbfs) {
     }
 
     private final double spanMillis;
@@ -30,7 +30,12 @@ final class NearEndWindow {
 
     /** One frame of {@code millis} ms; {@code nearEnd}: it was the user's voice. */
     void add(double millis, boolean nearEnd) {
-        frames.addLast(new Frame(millis, nearEnd));
+        add(millis, nearEnd, LevelMeter.SILENCE_DBFS);
+    }
+
+    /** One frame of {@code millis} ms at {@code levelDbfs}; {@code nearEnd}: it was the user's voice. */
+    void add(double millis, boolean nearEnd, double levelDbfs) {
+        frames.addLast(new Frame(millis, nearEnd, levelDbfs));
         totalMillis += millis;
         if (nearEnd) {
             nearEndMillis += millis;
@@ -59,6 +64,21 @@ final class NearEndWindow {
             back -= f.millis();
         }
         return 0;
+    }
+
+    /** A frame's short-term level, dBFS, and length, ms. */
+    @FunctionalInterface
+    interface FrameLevel {
+        void accept(double levelDbfs, double millis);
+    }
+
+    /** Passes the window's frames of the user's voice, oldest first, to {@code to}. */
+    void forEachNearEnd(FrameLevel to) {
+        for (Frame f : frames) {
+            if (f.nearEnd()) {
+                to.accept(f.levelDbfs(), f.millis());
+            }
+        }
     }
 
     void clear() {

@@ -40,4 +40,19 @@ class NearEndWindowTest {
         assertEquals(0, w.nearEndMillis(), 1e-9);
         assertThrows(IllegalArgumentException.class, () -> new NearEndWindow(0));
     }
+
+    @Test
+    void givesTheLevelsOfTheUsersFramesStillInTheSpanOldestFirst() {
+        NearEndWindow w = new NearEndWindow(60);
+        w.add(20, true, -30);
+        w.add(20, false, -50);
+        w.add(20, true, -35);
+        w.add(20, true, -33);
+        java.util.List<double[]> seen = new java.util.ArrayList<>();
+        w.forEachNearEnd((levelDbfs, millis) -> seen.add(new double[] {levelDbfs, millis}));
+        assertEquals(2, seen.size(), "the -30 dBFS frame has left the 60 ms span, the -50 one was echo");
+        assertEquals(-35, seen.get(0)[0], 1e-9);
+        assertEquals(-33, seen.get(1)[0], 1e-9);
+        assertEquals(20, seen.get(1)[1], 1e-9);
+    }
 }
