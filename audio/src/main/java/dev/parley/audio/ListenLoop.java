@@ -125,7 +125,7 @@ final class ListenLoop implements Runnable {
      * canceller lets through of the echo gets in this room.
      */
     private final ArrayDeque<double[]> resumedHolds = new ArrayDeque<>();
-    /** How long Parley has been audible, all its sounds together, ms. */
+    /** How long Parley has been active (a reply in flight: thinking or sounding), all its turns together, ms. */
     private double soundingMillis;
     /** {@link #soundingMillis} when the listen loop last stopped a reply for the user (none yet: minus infinity). */
     private double soundingAtBargeIn = Double.NEGATIVE_INFINITY;
@@ -484,7 +484,7 @@ final class ListenLoop implements Runnable {
                     && userWordCount(heard, host.echoWords()) >= 1;
             debug("hold decided after %.0f ms (%s): heard \"%s\", sure \"%s\", certain \"%s\", held %.0f ms at %.1f"
                     + " dBFS against the user's %.1f (of %.0f ms), near-end %.0f ms at %.1f over a room at %.1f, %.0f ms"
-                    + " of Parley's sound since its last barge-in", holdMillis,
+                    + " of Parley's activity since its last barge-in", holdMillis,
                     unbroken ? "unbroken" : "pause", heard, text, (certainSegments + " " + last.certain()).strip(),
                     userVoice.heldMillis(), userVoice.heldLevelDbfs(), userVoice.levelDbfs(), userVoice.knownMillis(),
                     heldNearEnd.historyMillis(), heldNearEnd.floorDbfs(), heldRoomDbfs, soundingMillis - soundingAtBargeIn);
