@@ -22,6 +22,8 @@ class FrontEndSourceTest {
     /** Frames of a captured signal, then the end (a microphone's frames, as recorded). */
     private static final class Captured implements AudioSource {
         private final Deque<PcmAudio> frames = new ArrayDeque<>();
+        /** Counted down once the stream has ended (the front end read past its last frame). */
+        final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
 
         Captured(short[] samples) {
             for (int p = 0; p + FRAME <= samples.length; p += FRAME) {
@@ -36,7 +38,11 @@ class FrontEndSourceTest {
 
         @Override
         public synchronized PcmAudio read() {
-            return frames.poll();
+            PcmAudio f = frames.poll();
+            if (f == null) {
+                ended.countDown();
+            }
+            return f;
         }
 
         @Override
@@ -69,6 +75,24 @@ class FrontEndSourceTest {
             // against the frame captured last, the steps measured up to 20 dB either way (the capture's rise set
             // against the output's soft stretch before it); against the capture of the same moment, nothing
             assertTrue(worst < 1, "a voice with nothing played was reduced by up to " + worst + " dB");
+        }
+    }
+
+    @Test
+    void everyFrameOfAStreamThatEndedIsStillRead() throws Exception {
+        short[] mic = new short[RATE];
+        java.util.Arrays.fill(mic, (short) 1000);
+        Captured captured = new Captured(mic);
+        try (WebRtcFrontEnd fe = WebRtcFrontEnd.linearOnly(FrontEndSettings.defaults(), System::nanoTime, "test");
+             FrontEndSource source = new FrontEndSource(captured, fe, 1000)) {
+            assertTrue(captured.ended.await(10, java.util.concurrent.TimeUnit.SECONDS), "the stream never ended");
+            int samples = 0;
+            PcmAudio f;
+            while ((f = source.read()) != null) {
+                samples += f.length();
+            }
+            // 64 blocks of 250 samples in 10 ms frames: 100 of them; the stream's end dropped those not yet read
+            assertEquals(RATE / 160 * 160, samples, "samples read after the stream ended");
         }
     }
 
