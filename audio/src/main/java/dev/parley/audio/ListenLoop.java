@@ -108,7 +108,7 @@ final class ListenLoop implements Runnable {
     private double sinceVoiceMillis = Double.POSITIVE_INFINITY;
     /** Full duplex: how much voiced speech the VAD heard over the held reply once its echo had cleared, ms. */
     private double heldVoicedMillis;
-    /** Full duplex: whether the VAD's own start of speech came during the hold (it may begin on {@link #probableMillis}). */
+    /** Full duplex: whether the VAD's own start came during the hold (which may begin on {@link #probableMillis}). */
     private boolean heldInSpeech;
     /** How long the VAD's probability has stayed at or above {@link #OVER_REPLY_PROBABILITY} up to this frame, ms. */
     private double probableMillis;
@@ -120,15 +120,15 @@ final class ListenLoop implements Runnable {
     /** Full duplex: the room's level (with what the canceller left of the reply) when the hold began, dBFS. */
     private double heldRoomDbfs;
     /**
-     * Full duplex: holds that came to nothing (the reply resumed), as {ms of Parley's sound when it resumed, the median
-     * level of the hold's near-end frames}, those of the last {@link #RESUMED_HOLDS_MILLIS} ms: how loud what the
-     * canceller lets through of the echo gets in this room.
+     * Full duplex: holds that came to nothing (the reply resumed), as {ms of Parley's activity when it resumed, the
+     * median level of the hold's near-end frames}, those of the last {@link #RESUMED_HOLDS_MILLIS} ms: how loud what
+     * the canceller lets through of the echo gets in this room.
      */
     private final ArrayDeque<double[]> resumedHolds = new ArrayDeque<>();
     /** How long Parley has been active (a reply in flight: thinking or sounding), all its turns together, ms. */
-    private double soundingMillis;
-    /** {@link #soundingMillis} when the listen loop last stopped a reply for the user (none yet: minus infinity). */
-    private double soundingAtBargeIn = Double.NEGATIVE_INFINITY;
+    private double activeMillis;
+    /** {@link #activeMillis} when the listen loop last stopped a reply for the user (none yet: minus infinity). */
+    private double activeAtBargeIn = Double.NEGATIVE_INFINITY;
     /** Full duplex: how much of the last moments over a reply was the user's voice rather than echo. */
     private final NearEndWindow nearEnd = new NearEndWindow(NEAR_END_WINDOW_MILLIS);
     private final NoiseFloor floor = new NoiseFloor(NoiseFloor.DEFAULT_WINDOW_MILLIS);
@@ -286,7 +286,7 @@ final class ListenLoop implements Runnable {
         wasPressed = pressed;
         afterParleySpoke(frame.durationMillis());
         if (host.assistantActive()) {
-            soundingMillis += frame.durationMillis();
+            activeMillis += frame.durationMillis();
         }
 
         if (host.assistantActive() && !fullDuplex) {
@@ -487,7 +487,7 @@ final class ListenLoop implements Runnable {
                     + " of Parley's activity since its last barge-in", holdMillis,
                     unbroken ? "unbroken" : "pause", heard, text, (certainSegments + " " + last.certain()).strip(),
                     userVoice.heldMillis(), userVoice.heldLevelDbfs(), userVoice.levelDbfs(), userVoice.knownMillis(),
-                    heldNearEnd.historyMillis(), heldNearEnd.floorDbfs(), heldRoomDbfs, soundingMillis - soundingAtBargeIn);
+                    heldNearEnd.historyMillis(), heldNearEnd.floorDbfs(), heldRoomDbfs, activeMillis - activeAtBargeIn);
             if (nearEndUser || words && (userVoice.heldIsTheUser()
                     || endedUnheard(certainSegments + " " + last.certain(), decideNow))) {
                 if (nearEndUser && userWordCount(text, host.echoWords()) == 0) {
@@ -611,11 +611,11 @@ final class ListenLoop implements Runnable {
     }
 
     /**
-     * The loudest near-end level of the holds of the last {@link #RESUMED_HOLDS_MILLIS} ms of Parley's sound that came
-     * to nothing ({@link LevelMeter#SILENCE_DBFS} if none); older ones are forgotten.
+     * The loudest near-end level of the holds of the last {@link #RESUMED_HOLDS_MILLIS} ms of Parley's activity that
+     * came to nothing ({@link LevelMeter#SILENCE_DBFS} if none); older ones are forgotten.
      */
     private double echoLetThroughDbfs() {
-        while (!resumedHolds.isEmpty() && soundingMillis - resumedHolds.peekFirst()[0] > RESUMED_HOLDS_MILLIS) {
+        while (!resumedHolds.isEmpty() && activeMillis - resumedHolds.peekFirst()[0] > RESUMED_HOLDS_MILLIS) {
             resumedHolds.removeFirst();
         }
         double loudest = LevelMeter.SILENCE_DBFS;
@@ -630,12 +630,12 @@ final class ListenLoop implements Runnable {
      * canceller is still re-converging, and speech that ended before the reply went quiet in the room may be its echo.
      */
     private boolean soonAfterBargeIn() {
-        return soundingMillis - soundingAtBargeIn < AFTER_BARGE_IN_MILLIS;
+        return activeMillis - activeAtBargeIn < AFTER_BARGE_IN_MILLIS;
     }
 
     /** Stops the reply for the user's voice, and notes when (the canceller re-converges after double talk). */
     private void bargeIn() {
-        soundingAtBargeIn = soundingMillis;
+        activeAtBargeIn = activeMillis;
         host.bargeIn();
     }
 
@@ -811,7 +811,7 @@ final class ListenLoop implements Runnable {
 
     /**
      * Full duplex: for this many ms of Parley's activity after a barge-in (its thinking and its sound, {@link
-     * #soundingMillis}), a held reply is not stopped on speech that ended before the reply had gone quiet in the room,
+     * #activeMillis}), a held reply is not stopped on speech that ended before the reply had gone quiet in the room,
      * neither by its level ({@link #heldNearEndIsTheUser}) nor by two certain words ({@link #endedUnheard}): the
      * user's voice over the reply (double talk) sets the canceller back, and until it has re-converged on the next
      * reply it lets echo through at the user's level and above. Measured: `FullDuplexPipelineTest`'s quiet room, 1 s
@@ -835,13 +835,13 @@ final class ListenLoop implements Runnable {
 
     /**
      * Full duplex: for {@link #heldNearEndIsTheUser} the near-end frames must also stand this far above those of the
-     * holds of the last {@link #RESUMED_HOLDS_MILLIS} ms of Parley's sound that came to nothing: where the canceller
+     * holds of the last {@link #RESUMED_HOLDS_MILLIS} ms of Parley's activity that came to nothing: where the canceller
      * leaks (the living room at SNR 10 after a barge-in, offline sweep), the echo it lets through held the reply again
      * and again, 3-5.5 dB below the user, until one such hold came at the user's level and the reply stopped on it.
      */
     static final double ABOVE_RESUMED_HOLDS_DB = 3;
 
-    /** Full duplex: how long a hold that came to nothing says how loud the echo gets, ms of Parley's sound. */
+    /** Full duplex: how long a hold that came to nothing says how loud the echo gets, ms of Parley's activity. */
     static final double RESUMED_HOLDS_MILLIS = 30_000;
 
     /**
@@ -933,7 +933,7 @@ final class ListenLoop implements Runnable {
     private void falseInterruption(boolean unbroken) {
         holding = false;
         if (heldNearEnd.historyMillis() > 0) {
-            resumedHolds.addLast(new double[] {soundingMillis, heldNearEnd.floorDbfs()});
+            resumedHolds.addLast(new double[] {activeMillis, heldNearEnd.floorDbfs()});
             echoLetThroughDbfs();
         }
         resetUtterance();
