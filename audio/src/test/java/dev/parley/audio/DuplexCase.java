@@ -61,7 +61,8 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
         room.say(noise, 0, userRms / SyntheticRoom.rms(noise, 0, Math.min(noise.length, seconds * 16_000))
                 * Math.pow(10, -snrDb / 20));
         room.playAt(ListeningCue.sound().samples(), (int) ListeningCue.DELAY_MILLIS);
-        room.say(q, QUESTION_MILLIS, 1.0);
+        // -DquestionAt=MS (the sweep): a user who speaks as soon as the loop opens, before the listening cue
+        room.say(q, Integer.getInteger("questionAt", QUESTION_MILLIS), 1.0);
         room.sayAfterReplyStarts(b, bargeAt);
         more.accept(room, userRms);
         room.run();

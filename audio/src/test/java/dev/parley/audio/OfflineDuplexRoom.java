@@ -41,6 +41,8 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
     private final double[] direct;
     private final short[] played;
     private final short[] captured;
+    /** The front end's output set against the capture of the same moment (its latency taken out). */
+    private final short[] cleanedAll;
     private final List<Placed> afterReplyStarts = new ArrayList<>();
     private final List<Placed> afterReplyEnds = new ArrayList<>();
     private final AtomicLong clock;
@@ -90,6 +92,7 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
         this.direct = new double[seconds * RATE];
         this.played = new short[seconds * RATE + LEAD];
         this.captured = new short[seconds * RATE];
+        this.cleanedAll = new short[seconds * RATE];
         this.clock = clock;
     }
 
@@ -174,6 +177,9 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
         PcmAudio clean = frontEnd.process(new PcmAudio(mic, RATE));
         // as FrontEndSource does: set each cleaned frame against the capture of the same moment
         int from = (int) Math.max(0, cleaned - frontEnd.latencySamples());
+        for (int i = 0; i < clean.length() && from + i < cleanedAll.length; i++) {
+            cleanedAll[from + i] = clean.samples()[i];
+        }
         cleaned += clean.length();
         lastReduction = LevelMeter.rmsDbfs(captured, from, Math.min(capturePos, from + clean.length()))
                 - LevelMeter.rmsDbfs(clean);
@@ -204,6 +210,26 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
         System.arraycopy(piece, 0, played, renderPos, FRAME);
         renderPos += FRAME;
         frontEnd.played(new PcmAudio(piece, RATE));
+    }
+
+    /**
+     * Writes what the microphone heard ({@code PREFIX-mic.wav}), what the front end left of it, set against the
+     * capture ({@code -clean.wav}), and the room without Parley's sound ({@code -direct.wav}: the user and the bed):
+     * for listening to a case and for measuring what the canceller did to the user's voice.
+     */
+    void dump(java.nio.file.Path prefix) throws java.io.IOException {
+        short[] d = new short[direct.length];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(direct[i])));
+        }
+        dev.parley.audio.playback.WavWriter.write(prefix.resolveSibling(prefix.getFileName() + "-mic.wav"),
+                new PcmAudio(captured, RATE));
+        dev.parley.audio.playback.WavWriter.write(prefix.resolveSibling(prefix.getFileName() + "-clean.wav"),
+                new PcmAudio(cleanedAll, RATE));
+        dev.parley.audio.playback.WavWriter.write(prefix.resolveSibling(prefix.getFileName() + "-direct.wav"),
+                new PcmAudio(d, RATE));
+        dev.parley.audio.playback.WavWriter.write(prefix.resolveSibling(prefix.getFileName() + "-played.wav"),
+                new PcmAudio(played, RATE));
     }
 
     double lastReductionDb() {

@@ -60,6 +60,13 @@ class OfflineDuplexSweep {
                 OfflineDuplexRoom room = c.run();
                 assertTrue(room.errors().isEmpty(), room.errors().toString());
                 int on = c.bargeOnsetMillis(room);
+                String dump = System.getProperty("dump");
+                if (dump != null) {
+                    Files.createDirectories(Path.of(dump));
+                    room.dump(Path.of(dump, bargeName + "-" + name + "-" + (int) snr));
+                    Files.writeString(Path.of(dump, bargeName + "-" + name + "-" + (int) snr + ".onset"),
+                            Integer.toString(on));
+                }
                 StringBuilder ev = new StringBuilder();
                 for (OfflineDuplexRoom.Event e : room.events()) {
                     ev.append(e.what()).append('@').append(e.atMillis() - on).append(' ');
