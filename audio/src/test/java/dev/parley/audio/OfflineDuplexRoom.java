@@ -214,8 +214,9 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
 
     /**
      * Writes what the microphone heard ({@code PREFIX-mic.wav}), what the front end left of it, set against the
-     * capture ({@code -clean.wav}), and the room without Parley's sound ({@code -direct.wav}: the user and the bed):
-     * for listening to a case and for measuring what the canceller did to the user's voice.
+     * capture ({@code -clean.wav}), the room without Parley's sound ({@code -direct.wav}: the user and the bed) and
+     * what the speaker played ({@code -played.wav}, 60 ms longer, as handed to the front end): for listening to a case
+     * and for replaying it through another front end ({@code ReplayCanceller}).
      */
     void dump(java.nio.file.Path prefix) throws java.io.IOException {
         short[] d = new short[direct.length];

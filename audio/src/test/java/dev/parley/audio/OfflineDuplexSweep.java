@@ -19,6 +19,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code -Dsnr=LIST} the SNRs (20,10 by default; the bed's level is set against the question's RMS with its
  * edges, so a case's SNR is a few dB above the benchmark's, which sets it against the speech's active level).
  * It prints, per room and SNR, where the loop held, resumed and stopped the reply, ms from the barge-in's onset.
+ * {@code -Ddump=DIR} writes each case's audio ({@link OfflineDuplexRoom#dump}) and the barge-in's onset there, for
+ * {@code ReplayCanceller}; {@code -DquestionAt=MS} asks the question at another moment than 3 s (before the cue).
  * <pre>
  * ./mvnw -o -pl audio surefire:test -Dtest=OfflineDuplexSweep -Dparley.jvm.flags="... -Dparley.duplex.assets=/tmp/duplex
  *     -Dbarge=espeak-ng-06-how-are-you -DbargeAt=583"
