@@ -2,7 +2,6 @@ package dev.parley.audio.frontend;
 
 import dev.parley.audio.PcmAudio;
 import dev.parley.audio.asr.RecognitionStream;
-import dev.parley.audio.asr.Transcript;
 import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.capture.WavFileSource;
 import java.nio.file.Files;
@@ -121,15 +120,7 @@ class ReplayCanceller {
 
     private static String transcribe(VoskRecognizer vosk, short[] x) throws Exception {
         try (RecognitionStream s = vosk.openStream(16_000)) {
-            StringBuilder t = new StringBuilder();
-            for (int o = 0; o < x.length; o += 320) {
-                Transcript r = s.accept(new PcmAudio(Arrays.copyOfRange(x, o, Math.min(x.length, o + 320)), 16_000));
-                if (r instanceof Transcript.Final f && !f.text().isBlank()) {
-                    t.append(f.text()).append(' ');
-                }
-            }
-            t.append(s.finish().text());
-            return t.toString().strip().replaceAll("\\s+", " ");
+            return WebRtcFrontEndTest.recognize(s, x);
         }
     }
 }
