@@ -101,8 +101,15 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
      * VAD and Vosk's fixture model; returns whether the loop listened in full duplex. Skips the test where WebRTC's
      * library cannot load.
      */
+    /** The product's front end, or another noise suppression where {@code -Dns=LEVEL} asks for it (tuning). */
+    private static FrontEndSettings frontEndSettings() {
+        String ns = System.getProperty("ns");
+        return ns == null ? FrontEndSettings.defaults()
+                : FrontEndSettings.defaults().withNoiseSuppression(dev.parley.audio.frontend.NoiseSuppression.parse(ns));
+    }
+
     boolean run() throws Exception {
-        try (AudioFrontEnd fe = SimulatedClockFrontEnds.open(FrontEndSettings.defaults(), clock::get);
+        try (AudioFrontEnd fe = SimulatedClockFrontEnds.open(frontEndSettings(), clock::get);
              VoskRecognizer vosk = VoskRecognizer.load(SharedFixtures.require("vosk/model-assistant"));
              RecognitionStream asr = vosk.openStream(RATE);
              VoiceActivityDetector vad = new VadFactory(m -> {
