@@ -56,7 +56,7 @@ class VoiceCommandsTest {
         Path model = dir.resolve("none.gguf");
         String[][] cases = {
             {"--aec", "maybe", "--aec: expected an echo canceller of on, aec3, off but found 'maybe'"},
-            {"--noise-suppression", "max", "off, low, moderate, high, very-high"},
+            {"--noise-suppression", "max", "off, auto, low, moderate, high, very-high"},
             {"--vad", "loud", "expected a VAD of energy or silero but found 'loud'"},
         };
         for (String[] c : cases) {

@@ -116,8 +116,9 @@ final class TalkCommand implements Callable<Integer> {
                     + "aec3: WebRTC's AEC3); off makes the loop half-duplex.")
     String aec;
 
-    @Option(names = "--noise-suppression", paramLabel = "LEVEL", defaultValue = "off",
-            description = "Noise suppression: off, low, moderate, high, very-high (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--noise-suppression", paramLabel = "LEVEL", defaultValue = "auto",
+            description = "Noise suppression: auto (high where the room's noise is steady, as a fan's; off in a bed of"
+                    + " voices), off, low, moderate, high, very-high (default: ${DEFAULT-VALUE}).")
     String noiseSuppression;
 
     @Option(names = "--half-duplex", description = "Do not listen while speaking: only a loud voice interrupts a reply, "

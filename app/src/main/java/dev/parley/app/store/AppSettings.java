@@ -29,7 +29,8 @@ import java.util.Objects;
  * @param voskModel          folder of the Vosk speech model ("" = the catalog's default one in the model store)
  * @param echoCancellation   the voice front end's echo canceller, "on" (Parley's), "aec3" (WebRTC's) or "off"
  *                           (off: half-duplex)
- * @param noiseSuppression   its noise suppression: off, low, moderate, high, very-high
+ * @param noiseSuppression   its noise suppression: auto (high in steady noise only), off, low, moderate, high,
+ *                           very-high
  * @param halfDuplex         do not listen while speaking even where echo is cancelled
  * @param vad                voice activity detector: energy or silero
  * @param listeningCue       full duplex: play a soft sound a second after listening starts, so that the echo canceller

@@ -47,7 +47,7 @@ class SettingsStoreTest {
         Files.writeString(file, "{\"threads\":2}");
         AppSettings old = new SettingsStore(file).load();
         assertEquals("on", old.echoCancellation());
-        assertEquals("off", old.noiseSuppression());
+        assertEquals("auto", old.noiseSuppression(), "a file without it gets the default, auto");
         assertEquals(false, old.halfDuplex());
         assertEquals("energy", old.vad());
         assertTrue(old.listeningCue(), "a file from before the listening cue gets it on");

@@ -22,12 +22,13 @@ public record FrontEndSettings(EchoCanceller echoCanceller, NoiseSuppression noi
 
     /**
      * Echo cancellation on (Parley's linear canceller: AEC3's suppressor ducks the user under a loud echo), high-pass
-     * filter on, noise suppression and gain control off: measured on the fixture recordings, even low noise
-     * suppression made Vosk mishear speech over a residual echo ("what time is it" became "who are you"), and gain
-     * control would move the energy VAD's thresholds with the room (docs/audio.md).
+     * filter on, noise suppression {@link NoiseSuppression#AUTO} (only where the room's noise is steady: in a bed of
+     * voices, and over a residual echo in the fixture recordings, it made Vosk mishear speech, "what time is it" became
+     * "who are you"; in a fan's noise it is what lets Vosk hear at all), gain control off: it would move the energy
+     * VAD's thresholds with the room (docs/audio.md).
      */
     public static FrontEndSettings defaults() {
-        return new FrontEndSettings(EchoCanceller.LINEAR, NoiseSuppression.OFF, true, false);
+        return new FrontEndSettings(EchoCanceller.LINEAR, NoiseSuppression.AUTO, true, false);
     }
 
     /** Nothing at all: the captured audio goes on unchanged. */

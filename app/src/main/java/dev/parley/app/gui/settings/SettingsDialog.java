@@ -138,8 +138,9 @@ public final class SettingsDialog extends Dialog<AppSettings> {
                         + "keeps your voice whole under a loud echo; aec3: WebRTC's AEC3; off: half-duplex",
                 "on", "aec3", "off"));
         row = add(form, row, "Noise suppression", choice("setting-noise", vm.noiseSuppressionProperty(),
-                "Stationary noise suppression (off is the default: it made the recognizer mishear, see docs/audio.md)",
-                "off", "low", "moderate", "high", "very-high"));
+                "Stationary noise suppression. auto (the default): high where the room's noise is steady, as a fan's,"
+                        + " off in a bed of voices, where it made the recognizer mishear (docs/audio.md)",
+                "auto", "off", "low", "moderate", "high", "very-high"));
         javafx.scene.control.CheckBox half = new javafx.scene.control.CheckBox("do not listen while speaking");
         half.setId("setting-half-duplex");
         half.selectedProperty().bindBidirectional(vm.halfDuplexProperty());
