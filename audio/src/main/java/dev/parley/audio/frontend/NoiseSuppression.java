@@ -20,7 +20,7 @@ public enum NoiseSuppression {
     AUTO,
     LOW, MODERATE, HIGH, VERY_HIGH;
 
-    /** The name used on the command line and in settings: off, low, moderate, high, very-high. */
+    /** The name used on the command line and in settings: off, auto, low, moderate, high, very-high. */
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

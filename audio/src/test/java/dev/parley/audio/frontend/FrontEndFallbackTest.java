@@ -48,8 +48,9 @@ class FrontEndFallbackTest {
     void noiseSuppressionLevelsParseAndBadOnesSayWhatWasExpected() {
         assertEquals(NoiseSuppression.VERY_HIGH, NoiseSuppression.parse("very-high"));
         assertEquals(NoiseSuppression.OFF, NoiseSuppression.parse("OFF"));
+        assertEquals(NoiseSuppression.AUTO, NoiseSuppression.parse(" Auto "));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NoiseSuppression.parse("max"));
-        assertTrue(e.getMessage().contains("off, low, moderate, high, very-high") && e.getMessage().contains("max"),
+        assertTrue(e.getMessage().contains("off, auto, low, moderate, high, very-high") && e.getMessage().contains("max"),
                 e.getMessage());
     }
 
