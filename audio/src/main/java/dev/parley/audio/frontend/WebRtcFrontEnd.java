@@ -167,7 +167,7 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
      * spreads).
      */
     private void judgeNoise() {
-        if (renderLevel >= -50 || !steadyNoise.add(LevelMeter.rmsDbfs(frame, 0, FRAME_SAMPLES))) {
+        if (renderLevel >= PLAYING_DBFS || !steadyNoise.add(LevelMeter.rmsDbfs(frame, 0, FRAME_SAMPLES))) {
             return;
         }
         suppressing = steadyNoise.steady();
@@ -243,8 +243,8 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
                 }
                 continue;
             }
-            if (settings.noiseSuppression() == NoiseSuppression.AUTO) {
-                judgeNoise();
+            if (denoiser != null) {
+                judgeNoise();           // NoiseSuppression.AUTO
             }
             toBytes(frame, in);
             int rc = apm.processStream(in, streamConfig, streamConfig, out);
@@ -291,6 +291,9 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
         suppressed = now;
     }
 
+    /** Playback at or above this level (dBFS) counts as playing: for convergence, and against judging the room's noise. */
+    static final double PLAYING_DBFS = -50;
+
     /** A frame holds echo where it is this much (energy, 10 dB) above the room's quiet. */
     static final double ECHO_ABOVE_QUIET = 10;
     /** How fast the room's quiet may rise per 10 ms frame (0.04 dB). */
@@ -331,7 +334,7 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
         }
         // the room's quiet: the quietest frames of late (it falls at once, rises by about 4 dB a second)
         roomQuiet = Math.min(roomQuiet * QUIET_RISE, Math.max(in, 1));
-        if (LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES) < -50 || in < ECHO_ABOVE_QUIET * roomQuiet) {
+        if (LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES) < PLAYING_DBFS || in < ECHO_ABOVE_QUIET * roomQuiet) {
             return;         // nothing plays, or its echo has not reached the microphone yet (the device's latency)
         }
         playingIn = CONVERGENCE_SMOOTHING * playingIn + in;
