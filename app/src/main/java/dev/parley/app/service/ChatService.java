@@ -268,16 +268,18 @@ public final class ChatService implements AutoCloseable {
             }
             turns.clear();
             turns.addAll(list);
+            sequence.incrementAndGet(); // under the lock: a snapshot's number always matches its turns
         }
-        sequence.incrementAndGet();
     }
 
     /** The current figures; cheap enough to call a few times a second from any thread. */
     public MetricsSnapshot snapshot() {
         ModelInfo m = info;
         List<TurnLatency> recent;
-        synchronized (turns) {
+        long seq;
+        synchronized (turns) { // read together: a view that has seen this number never looks at these turns again
             recent = List.copyOf(turns);
+            seq = sequence.get();
         }
         Runtime rt = Runtime.getRuntime();
         EngineState loaded = local;
@@ -290,7 +292,7 @@ public final class ChatService implements AutoCloseable {
             running = Math.max(running, batch.running());
             waiting += batch.queued();
         }
-        return new MetricsSnapshot(sequence.get(), m != null, m == null ? "" : m.name(), running > 0, waiting,
+        return new MetricsSnapshot(seq, m != null, m == null ? "" : m.name(), running > 0, waiting,
                 running, liveTokens.get(), recent, m == null ? 0 : m.weightsBytes(), kvUsed, kvBudget,
                 rt.totalMemory() - rt.freeMemory(), rt.maxMemory(), memory.residentBytes(),
                 loaded == null ? -1 : loaded.gpuBytes());
@@ -383,8 +385,8 @@ public final class ChatService implements AutoCloseable {
             while (turns.size() > TURNS_KEPT) {
                 turns.removeFirst();
             }
+            sequence.incrementAndGet();
         }
-        sequence.incrementAndGet();
         GenerationStats stats = new GenerationStats(result.promptTokens(), result.completionTokens(), ttft,
                 result.totalNanos() - ttft);
         return new TurnOutcome(user, reply, result.reason(), stats, latency, result.trim());

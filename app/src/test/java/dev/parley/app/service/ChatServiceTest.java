@@ -67,6 +67,47 @@ class ChatServiceTest {
         }
     }
 
+    /**
+     * The dashboard redraws its turn list only when a snapshot's sequence number is new; a snapshot
+     * that paired a new number with the turns from before it finished hid that turn for good (seen in
+     * CI as a dashboard stuck at four turns of five). Snapshots taken in a tight loop while turns
+     * finish must never show two turn lists under one number.
+     */
+    @Test
+    void aSnapshotsSequenceNumberAlwaysMatchesItsTurns(@TempDir Path dir) throws Exception {
+        Path model = TestModels.tiny(dir);
+        try (ConversationStore store = ConversationStore.open(dir.resolve("c.db"));
+             ChatService service = new ChatService(store)) {
+            service.loadModel(new ModelRequest(model, BackendKind.VECTOR, 1, 256)).get(60, TimeUnit.SECONDS);
+            long id = store.create("Polled").id();
+            java.util.Map<Long, List<TurnLatency>> seen = new java.util.concurrent.ConcurrentHashMap<>();
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicReference<String> mismatch = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread poller = Thread.ofPlatform().start(() -> {
+                while (!done.get()) {
+                    MetricsSnapshot m = service.snapshot();
+                    List<TurnLatency> before = seen.putIfAbsent(m.sequence(), m.turns());
+                    if (before != null && !before.equals(m.turns())) {
+                        mismatch.compareAndSet(null, "sequence " + m.sequence() + " showed " + before.size()
+                                + " turns, then " + m.turns().size());
+                    }
+                }
+            });
+            GenerationParams shortReply = new GenerationParams(0, 1, 2, "", 1);
+            for (int i = 0; i < 20; i++) {
+                service.send(id, "Turn " + i, false, shortReply, e -> { }).get(60, TimeUnit.SECONDS);
+            }
+            done.set(true);
+            poller.join();
+            assertEquals(null, mismatch.get());
+            MetricsSnapshot last = service.snapshot();
+            assertEquals(20, last.turns().size());
+            List<TurnLatency> polled = seen.get(last.sequence()); // null where the poller stopped before the last turn
+            assertTrue(polled == null || polled.equals(last.turns()),
+                    "the final number was polled with " + (polled == null ? 0 : polled.size()) + " turns of 20");
+        }
+    }
+
     @Test
     void twoConversationsRunAtTheSameTimeThroughTheBatcher(@TempDir Path dir) throws Exception {
         Path model = TestModels.tiny(dir);
