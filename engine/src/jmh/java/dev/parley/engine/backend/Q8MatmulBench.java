@@ -173,6 +173,32 @@ public class Q8MatmulBench {
         return out;
     }
 
+    /**
+     * The 256-bit prompt loop before the two-row x two-token tiles (AVX2 machines): each row in turn, two tokens per
+     * pass. Compare with {@link #product} on a machine whose vectors are 256 bits.
+     */
+    @Benchmark
+    public float[] productRowPairs256() {
+        Tensor m = nextMatrix();
+        int rows = m.rows();
+        int blocks = m.cols() / Activations.BLOCK;
+        long rowBytes = m.rowBytes();
+        MemorySegment seg = m.data();
+        short[] qs = act.wideQuants();
+        float[] sc = act.scales();
+        int dim = m.cols();
+        int pairs = tokens - tokens % 2;
+        for (int r = 0; r < rows; r++) { // (and decode one row at a time)
+            for (int t = 0; t < pairs; t += 2) {
+                VectorKernels.dotQ8_0x2(seg, r * rowBytes, blocks, qs, dim, t, sc, out, rows, r);
+            }
+            for (int t = pairs; t < tokens; t++) {
+                out[t * rows + r] = VectorKernels.dotQ8_0(seg, r * rowBytes, blocks, qs, t * dim, sc, t * blocks);
+            }
+        }
+        return out;
+    }
+
     /** One token, one thread, 2 and 3 rows per pass (more FMA chains and weight streams in flight). */
     @Benchmark
     public float[] decodeRows2() {

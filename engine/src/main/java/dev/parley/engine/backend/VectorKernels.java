@@ -92,6 +92,62 @@ final class VectorKernels {
         out[(t0 + 1) * rows + r] = a1.add(a1.rearrange(SWAP1)).lane(0);
     }
 
+    /**
+     * {@link #dotQ8_0} for two rows ({@code r}, {@code r + 1}, {@code rowBytes} apart) times two activation rows
+     * ({@code t0}, {@code t0 + 1}) at once: each weight block is loaded and widened once for two tokens and each
+     * activation vector serves two rows, with four accumulators in registers (prompt chunks). Writes
+     * {@code out[t * rows + r]}; each result is bit-identical to {@link #dotQ8_0}'s (the same exact integer sums and
+     * the same fused multiply-adds in the same order). The pair sums keep {@link #dotQ8_0}'s four operations: two
+     * Q8_0 products may add up to 2 x 127 x 127, so the three-operation form of the K-quant kernels would wrap.
+     */
+    static void dotQ8_0r2x2(MemorySegment w, long base, long rowBytes, int blocks, short[] q, int dim, int t0,
+                            float[] s, float[] out, int rows, int r) {
+        FloatVector a00 = FloatVector.zero(F), a01 = a00, a10 = a00, a11 = a00;
+        int q0 = t0 * dim;
+        int s0 = t0 * blocks;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 34;
+            long bo1 = bo + rowBytes;
+            float dw0 = Float.float16ToFloat(w.get(I16, bo));
+            float dw1 = Float.float16ToFloat(w.get(I16, bo1));
+            ShortVector w0 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 2, LE).convertShape(VectorOperators.B2S, S, 0);
+            ShortVector w1 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 18, LE).convertShape(VectorOperators.B2S, S, 0);
+            ShortVector v0 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo1 + 2, LE).convertShape(VectorOperators.B2S, S, 0);
+            ShortVector v1 = (ShortVector) ByteVector.fromMemorySegment(B128, w, bo1 + 18, LE).convertShape(VectorOperators.B2S, S, 0);
+            int xo = q0 + b * QK;
+            ShortVector x0 = ShortVector.fromArray(S, q, xo), x1 = ShortVector.fromArray(S, q, xo + 16);
+            float sx0 = s[s0 + b];
+            IntVector u = w0.mul(x0).add(w1.mul(x1)).reinterpretAsInts();
+            a00 = ((FloatVector) u.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(u.lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw0 * sx0), a00);
+            u = v0.mul(x0).add(v1.mul(x1)).reinterpretAsInts();
+            a10 = ((FloatVector) u.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(u.lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw1 * sx0), a10);
+            xo += dim;
+            x0 = ShortVector.fromArray(S, q, xo);
+            x1 = ShortVector.fromArray(S, q, xo + 16);
+            float sx1 = s[s0 + blocks + b];
+            u = w0.mul(x0).add(w1.mul(x1)).reinterpretAsInts();
+            a01 = ((FloatVector) u.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(u.lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw0 * sx1), a01);
+            u = v0.mul(x0).add(v1.mul(x1)).reinterpretAsInts();
+            a11 = ((FloatVector) u.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16)
+                    .add(u.lanewise(VectorOperators.ASHR, 16)).convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dw1 * sx1), a11);
+        }
+        a00 = a00.add(a00.rearrange(SWAP4));
+        a00 = a00.add(a00.rearrange(SWAP2));
+        out[t0 * rows + r] = a00.add(a00.rearrange(SWAP1)).lane(0);
+        a10 = a10.add(a10.rearrange(SWAP4));
+        a10 = a10.add(a10.rearrange(SWAP2));
+        out[t0 * rows + r + 1] = a10.add(a10.rearrange(SWAP1)).lane(0);
+        a01 = a01.add(a01.rearrange(SWAP4));
+        a01 = a01.add(a01.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r] = a01.add(a01.rearrange(SWAP1)).lane(0);
+        a11 = a11.add(a11.rearrange(SWAP4));
+        a11 = a11.add(a11.rearrange(SWAP2));
+        out[(t0 + 1) * rows + r + 1] = a11.add(a11.rearrange(SWAP1)).lane(0);
+    }
+
     /** Q4_0 row (18-byte blocks at {@code base}) x Q8_0 activations. */
     static float dotQ4_0(MemorySegment w, long base, int blocks, short[] q, int qo, float[] s, int so) {
         FloatVector acc = FloatVector.zero(F);

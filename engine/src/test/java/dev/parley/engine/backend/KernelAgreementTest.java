@@ -234,6 +234,30 @@ class KernelAgreementTest {
     }
 
     @Test
+    void twoRowTwoTokenKernelsAt256BitsGiveDecodesBitsForEveryTokenCount() {
+        // 256 bits: tiles of 32 rows, token pairs over two rows at a time, an odd last row through the two-token
+        // kernel and an odd last token through the one-token kernel; 75 rows on two threads leave odd units.
+        Random rnd = new Random(13);
+        try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(2, 256)) {
+            Tensor w = RandomTensors.tensor(GgmlType.Q8_0, 75, 192, rnd, arena);
+            for (int count = 1; count <= 7; count++) {
+                float[] x = RandomTensors.activations(count, 192, rnd);
+                float[] batch = new float[count * 75];
+                vector.matmul(w, new Activations(count, 192).set(x, count, 192), batch);
+                for (int t = 0; t < count; t++) {
+                    float[] one = new float[75];
+                    float[] row = java.util.Arrays.copyOfRange(x, t * 192, (t + 1) * 192);
+                    vector.matmul(w, new Activations(1, 192).set(row, 1, 192), one);
+                    for (int r = 0; r < 75; r++) {
+                        assertEquals(Float.floatToIntBits(one[r]), Float.floatToIntBits(batch[t * 75 + r]),
+                                count + " tokens, token " + t + " row " + r + ": " + one[r] + " against " + batch[t * 75 + r]);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void tiledProductEqualsSingleTokenKernelForEveryTokenCount() {
         // The 3-row x 4-token tiles, their 3 x 1..3 and 2- and 1-row leftovers, row tiles of 48 and 16-row thread
         // units (50 rows: units of 16, 16, 16 and 2; tiles leave 2 and 1 rows over) all give decode's bits.
