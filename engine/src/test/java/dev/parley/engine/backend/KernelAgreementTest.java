@@ -237,44 +237,32 @@ class KernelAgreementTest {
     void twoRowTwoTokenKernelsAt256BitsGiveDecodesBitsForEveryTokenCount() {
         // 256 bits: tiles of 32 rows, token pairs over two rows at a time, an odd last row through the two-token
         // kernel and an odd last token through the one-token kernel; 75 rows on two threads leave odd units.
-        Random rnd = new Random(13);
-        try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(2, 256)) {
-            Tensor w = RandomTensors.tensor(GgmlType.Q8_0, 75, 192, rnd, arena);
-            for (int count = 1; count <= 7; count++) {
-                float[] x = RandomTensors.activations(count, 192, rnd);
-                float[] batch = new float[count * 75];
-                vector.matmul(w, new Activations(count, 192).set(x, count, 192), batch);
-                for (int t = 0; t < count; t++) {
-                    float[] one = new float[75];
-                    float[] row = java.util.Arrays.copyOfRange(x, t * 192, (t + 1) * 192);
-                    vector.matmul(w, new Activations(1, 192).set(row, 1, 192), one);
-                    for (int r = 0; r < 75; r++) {
-                        assertEquals(Float.floatToIntBits(one[r]), Float.floatToIntBits(batch[t * 75 + r]),
-                                count + " tokens, token " + t + " row " + r + ": " + one[r] + " against " + batch[t * 75 + r]);
-                    }
-                }
-            }
-        }
+        assertEveryTokenCountGivesDecodesBits(256, 75, 192, 7, new Random(13));
     }
 
     @Test
     void tiledProductEqualsSingleTokenKernelForEveryTokenCount() {
         // The 3-row x 4-token tiles, their 3 x 1..3 and 2- and 1-row leftovers, row tiles of 48 and 16-row thread
         // units (50 rows: units of 16, 16, 16 and 2; tiles leave 2 and 1 rows over) all give decode's bits.
-        Random rnd = new Random(11);
-        try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(2, 512)) {
-            Tensor w = RandomTensors.tensor(GgmlType.Q8_0, 50, 160, rnd, arena);
-            for (int count = 1; count <= 9; count++) {
-                float[] x = RandomTensors.activations(count, 160, rnd);
-                float[] batch = new float[count * 50];
-                vector.matmul(w, new Activations(count, 160).set(x, count, 160), batch);
+        assertEveryTokenCountGivesDecodesBits(512, 50, 160, 9, new Random(11));
+    }
+
+    /** A Q8_0 product of 1 to {@code maxCount} tokens gives each token, bit for bit, what that token gives alone. */
+    private static void assertEveryTokenCountGivesDecodesBits(int bits, int rows, int cols, int maxCount, Random rnd) {
+        try (Arena arena = Arena.ofShared(); Backend vector = new VectorBackend(2, bits)) {
+            Tensor w = RandomTensors.tensor(GgmlType.Q8_0, rows, cols, rnd, arena);
+            for (int count = 1; count <= maxCount; count++) {
+                float[] x = RandomTensors.activations(count, cols, rnd);
+                float[] batch = new float[count * rows];
+                vector.matmul(w, new Activations(count, cols).set(x, count, cols), batch);
                 for (int t = 0; t < count; t++) {
-                    float[] one = new float[50];
-                    float[] row = java.util.Arrays.copyOfRange(x, t * 160, (t + 1) * 160);
-                    vector.matmul(w, new Activations(1, 160).set(row, 1, 160), one);
-                    for (int r = 0; r < 50; r++) {
-                        assertEquals(one[r], batch[t * 50 + r], 1e-5f * (1 + Math.abs(one[r])),
-                                count + " tokens, token " + t + " row " + r);
+                    float[] one = new float[rows];
+                    float[] row = java.util.Arrays.copyOfRange(x, t * cols, (t + 1) * cols);
+                    vector.matmul(w, new Activations(1, cols).set(row, 1, cols), one);
+                    for (int r = 0; r < rows; r++) {
+                        assertEquals(Float.floatToIntBits(one[r]), Float.floatToIntBits(batch[t * rows + r]),
+                                bits + " bits, " + count + " tokens, token " + t + " row " + r + ": " + one[r]
+                                        + " alone, " + batch[t * rows + r] + " together");
                     }
                 }
             }
