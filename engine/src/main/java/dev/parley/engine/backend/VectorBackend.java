@@ -1,7 +1,6 @@
 package dev.parley.engine.backend;
 
 import dev.parley.engine.gguf.GgmlType;
-
 import dev.parley.engine.tensor.ActivationFormat;
 import dev.parley.engine.tensor.Activations;
 import dev.parley.engine.tensor.BF16Tensor;
@@ -274,13 +273,14 @@ public final class VectorBackend implements Backend {
                                 KQuantKernels.dotQ5_Kx2(seg, base, blocks, a, t, out, rows, r);
                             }
                         }
-                        default -> {
+                        case Q6_K -> {
                             if (wide) {
                                 KQuantKernels512.dotQ6_Kx2(seg, base, blocks, a, t, out, rows, r);
                             } else {
                                 KQuantKernels.dotQ6_Kx2(seg, base, blocks, a, t, out, rows, r);
                             }
                         }
+                        default -> throw notKQuant(type);
                     }
                 }
             }
@@ -292,12 +292,17 @@ public final class VectorBackend implements Backend {
                                 : KQuantKernels.dotQ4_K(seg, base, blocks, a, t);
                         case Q5_K -> wide ? KQuantKernels512.dotQ5_K(seg, base, blocks, a, t)
                                 : KQuantKernels.dotQ5_K(seg, base, blocks, a, t);
-                        default -> wide ? KQuantKernels512.dotQ6_K(seg, base, blocks, a, t)
+                        case Q6_K -> wide ? KQuantKernels512.dotQ6_K(seg, base, blocks, a, t)
                                 : KQuantKernels.dotQ6_K(seg, base, blocks, a, t);
+                        default -> throw notKQuant(type);
                     };
                 }
             }
         }
+    }
+
+    private static IllegalArgumentException notKQuant(GgmlType type) {
+        return new IllegalArgumentException("expected a K-quant type (Q4_K, Q5_K or Q6_K) but found " + type);
     }
 
     private static void pair(boolean q5, MemorySegment seg, long base, int blocks, Q8KActivations a, int t, float[] out,
