@@ -206,13 +206,13 @@ public final class VectorBackend implements Backend {
     private static final int K_TILE = 32;
 
     /**
-     * Q4_K ({@code q5} false) or Q5_K rows {@code [from, to)} times {@code count >= 4} activation rows at 512 bits: in
+     * Q4_K or Q5_K rows {@code [from, to)} times {@code count >= 4} activation rows at 512 bits: in
      * tiles of {@value #K_TILE} rows, each group of four tokens passes over the tile two rows at a time
      * ({@code dotQ4_Kr2x4} / {@code dotQ5_Kr2x4}: each activation vector serves two rows, each unpacked weight vector
      * four tokens); an odd last row and the last {@code count % 4} tokens go through the two-token and one-token
      * kernels. Every kernel gives each (row, token) the same bits.
      */
-    private static void kQuantTiles(boolean q5, MemorySegment seg, long rowBytes, int rows, int blocks, Q8KActivations a,
+    private static void kQuantTiles(GgmlType type, MemorySegment seg, long rowBytes, int rows, int blocks, Q8KActivations a,
                                     int count, float[] out, int from, int to) {
         float[] scratch = new float[32];
         int quads = count - count % 4;
@@ -222,23 +222,22 @@ public final class VectorBackend implements Backend {
             int even = r0 + (r1 - r0) / 2 * 2;
             for (int t = 0; t < quads; t += 4) {
                 for (int r = r0; r < even; r += 2) {
-                    if (q5) {
+                    if (type == GgmlType.Q5_K) {
                         KQuantKernels512.dotQ5_Kr2x4(seg, r * rowBytes, rowBytes, blocks, a, t, out, rows, r, scratch);
                     } else {
                         KQuantKernels512.dotQ4_Kr2x4(seg, r * rowBytes, rowBytes, blocks, a, t, out, rows, r, scratch);
                     }
                 }
                 for (int u = t; even < r1 && u < t + 4; u += 2) {
-                    pair(q5, seg, even * rowBytes, blocks, a, u, out, rows, even);
+                    twoTokens(type, true, seg, even * rowBytes, blocks, a, u, out, rows, even);
                 }
             }
             for (int r = r0; r < r1; r++) {
                 for (int t = quads; t < pairs; t += 2) {
-                    pair(q5, seg, r * rowBytes, blocks, a, t, out, rows, r);
+                    twoTokens(type, true, seg, r * rowBytes, blocks, a, t, out, rows, r);
                 }
                 for (int t = pairs; t < count; t++) {
-                    out[t * rows + r] = q5 ? KQuantKernels512.dotQ5_K(seg, r * rowBytes, blocks, a, t)
-                            : KQuantKernels512.dotQ4_K(seg, r * rowBytes, blocks, a, t);
+                    out[t * rows + r] = oneToken(type, true, seg, r * rowBytes, blocks, a, t);
                 }
             }
         }
@@ -257,61 +256,59 @@ public final class VectorBackend implements Backend {
             int r1 = Math.min(to, r0 + K_TILE);
             for (int t = 0; t < pairs; t += 2) {
                 for (int r = r0; r < r1; r++) {
-                    long base = r * rowBytes;
-                    switch (type) {
-                        case Q4_K -> {
-                            if (wide) {
-                                KQuantKernels512.dotQ4_Kx2(seg, base, blocks, a, t, out, rows, r);
-                            } else {
-                                KQuantKernels.dotQ4_Kx2(seg, base, blocks, a, t, out, rows, r);
-                            }
-                        }
-                        case Q5_K -> {
-                            if (wide) {
-                                KQuantKernels512.dotQ5_Kx2(seg, base, blocks, a, t, out, rows, r);
-                            } else {
-                                KQuantKernels.dotQ5_Kx2(seg, base, blocks, a, t, out, rows, r);
-                            }
-                        }
-                        case Q6_K -> {
-                            if (wide) {
-                                KQuantKernels512.dotQ6_Kx2(seg, base, blocks, a, t, out, rows, r);
-                            } else {
-                                KQuantKernels.dotQ6_Kx2(seg, base, blocks, a, t, out, rows, r);
-                            }
-                        }
-                        default -> throw notKQuant(type);
-                    }
+                    twoTokens(type, wide, seg, r * rowBytes, blocks, a, t, out, rows, r);
                 }
             }
             for (int r = r0; r < r1; r++) {
-                long base = r * rowBytes;
                 for (int t = pairs; t < count; t++) {
-                    out[t * rows + r] = switch (type) {
-                        case Q4_K -> wide ? KQuantKernels512.dotQ4_K(seg, base, blocks, a, t)
-                                : KQuantKernels.dotQ4_K(seg, base, blocks, a, t);
-                        case Q5_K -> wide ? KQuantKernels512.dotQ5_K(seg, base, blocks, a, t)
-                                : KQuantKernels.dotQ5_K(seg, base, blocks, a, t);
-                        case Q6_K -> wide ? KQuantKernels512.dotQ6_K(seg, base, blocks, a, t)
-                                : KQuantKernels.dotQ6_K(seg, base, blocks, a, t);
-                        default -> throw notKQuant(type);
-                    };
+                    out[t * rows + r] = oneToken(type, wide, seg, r * rowBytes, blocks, a, t);
                 }
             }
         }
+    }
+
+    /** The two-token kernel of K-quant {@code type} at 512 bits ({@code wide}) or 256: tokens {@code t, t + 1}. */
+    private static void twoTokens(GgmlType type, boolean wide, MemorySegment seg, long base, int blocks,
+                                  Q8KActivations a, int t, float[] out, int rows, int r) {
+        switch (type) {
+            case Q4_K -> {
+                if (wide) {
+                    KQuantKernels512.dotQ4_Kx2(seg, base, blocks, a, t, out, rows, r);
+                } else {
+                    KQuantKernels.dotQ4_Kx2(seg, base, blocks, a, t, out, rows, r);
+                }
+            }
+            case Q5_K -> {
+                if (wide) {
+                    KQuantKernels512.dotQ5_Kx2(seg, base, blocks, a, t, out, rows, r);
+                } else {
+                    KQuantKernels.dotQ5_Kx2(seg, base, blocks, a, t, out, rows, r);
+                }
+            }
+            case Q6_K -> {
+                if (wide) {
+                    KQuantKernels512.dotQ6_Kx2(seg, base, blocks, a, t, out, rows, r);
+                } else {
+                    KQuantKernels.dotQ6_Kx2(seg, base, blocks, a, t, out, rows, r);
+                }
+            }
+            default -> throw notKQuant(type);
+        }
+    }
+
+    /** The one-token kernel of K-quant {@code type} at 512 bits ({@code wide}) or 256: token {@code t}. */
+    private static float oneToken(GgmlType type, boolean wide, MemorySegment seg, long base, int blocks,
+                                  Q8KActivations a, int t) {
+        return switch (type) {
+            case Q4_K -> wide ? KQuantKernels512.dotQ4_K(seg, base, blocks, a, t) : KQuantKernels.dotQ4_K(seg, base, blocks, a, t);
+            case Q5_K -> wide ? KQuantKernels512.dotQ5_K(seg, base, blocks, a, t) : KQuantKernels.dotQ5_K(seg, base, blocks, a, t);
+            case Q6_K -> wide ? KQuantKernels512.dotQ6_K(seg, base, blocks, a, t) : KQuantKernels.dotQ6_K(seg, base, blocks, a, t);
+            default -> throw notKQuant(type);
+        };
     }
 
     private static IllegalArgumentException notKQuant(GgmlType type) {
         return new IllegalArgumentException("expected a K-quant type (Q4_K, Q5_K or Q6_K) but found " + type);
-    }
-
-    private static void pair(boolean q5, MemorySegment seg, long base, int blocks, Q8KActivations a, int t, float[] out,
-                             int rows, int r) {
-        if (q5) {
-            KQuantKernels512.dotQ5_Kx2(seg, base, blocks, a, t, out, rows, r);
-        } else {
-            KQuantKernels512.dotQ4_Kx2(seg, base, blocks, a, t, out, rows, r);
-        }
     }
 
     private static void rows(Tensor w, Activations x, float[] out, int from, int to, boolean wide) {
@@ -358,7 +355,7 @@ public final class VectorBackend implements Backend {
                 Q8KActivations a = x.q8k();
                 int blocks = cols / Q8KActivations.BLOCK;
                 if (wide && count >= 4) {
-                    kQuantTiles(false, seg, rowBytes, rows, blocks, a, count, out, from, to);
+                    kQuantTiles(GgmlType.Q4_K, seg, rowBytes, rows, blocks, a, count, out, from, to);
                     return;
                 }
                 kQuantPairTiles(GgmlType.Q4_K, wide, seg, rowBytes, rows, blocks, a, count, out, from, to);
@@ -367,7 +364,7 @@ public final class VectorBackend implements Backend {
                 Q8KActivations a = x.q8k();
                 int blocks = cols / Q8KActivations.BLOCK;
                 if (wide && count >= 4) {
-                    kQuantTiles(true, seg, rowBytes, rows, blocks, a, count, out, from, to);
+                    kQuantTiles(GgmlType.Q5_K, seg, rowBytes, rows, blocks, a, count, out, from, to);
                     return;
                 }
                 kQuantPairTiles(GgmlType.Q5_K, wide, seg, rowBytes, rows, blocks, a, count, out, from, to);
