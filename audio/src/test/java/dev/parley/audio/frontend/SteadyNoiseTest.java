@@ -70,6 +70,38 @@ class SteadyNoiseTest {
     }
 
     @Test
+    void aQuestionSaidAsTheFanIsJudgedIsNotCutBySwitchingInItsWords() throws Exception {
+        double[] fan = levels(NoiseBeds.make(NoiseBed.FAN, 10, 3, List.of()), -45);
+        // "set a timer for five minutes" 10 dB above the fan, begun 100 ms before the first judgement
+        PcmAudio s = WavFileSource.load(SharedFixtures.voskRecordings().stream()
+                .filter(p -> p.toString().contains("05-set-a-timer")).findFirst().orElseThrow(), 16_000);
+        double gain = 20 * Math.log10(Math.pow(10, (-35 - LevelMeter.rmsDbfs(s.samples(), 0, s.length())) / 20));
+        double[] mixed = fan.clone();
+        int from = SteadyNoise.MIN_FRAMES - 10;
+        int first = -1;
+        int last = -1;
+        for (int k = 0, f = from; k + FRAME <= s.length(); k += FRAME, f++) {
+            double speech = LevelMeter.rmsDbfs(s.samples(), k, k + FRAME) + gain;
+            mixed[f] = 10 * Math.log10(Math.pow(10, fan[f] / 10) + Math.pow(10, speech / 10));
+            if (speech > fan[f] + 6) {
+                first = first < 0 ? f : first;
+                last = f;
+            }
+        }
+        SteadyNoise n = new SteadyNoise();
+        int on = -1;
+        for (int f = 0; f < mixed.length && on < 0; f++) {
+            n.add(mixed[f]);
+            if (n.steady()) {
+                on = f;
+            }
+        }
+        assertTrue(n.judgedSteady(), "the fan was not judged steady");
+        assertTrue(on > last && on <= last + 50, "the suppressor came on at frame " + on + ", the words ran from frame "
+                + first + " to " + last + " (expected it after them, within half a second)");
+    }
+
+    @Test
     void bedsOfVoicesAreNeverSteady() throws Exception {
         List<float[]> voices = voices();
         for (NoiseBed bed : List.of(NoiseBed.BABBLE, NoiseBed.CAFE)) {
