@@ -20,7 +20,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * edges, so a case's SNR is a few dB above the benchmark's, which sets it against the speech's active level).
  * It prints, per room and SNR, where the loop held, resumed and stopped the reply, ms from the barge-in's onset.
  * {@code -Ddump=DIR} writes each case's audio ({@link OfflineDuplexRoom#dump}) and the barge-in's onset there, for
- * {@code ReplayCanceller}; {@code -DquestionAt=MS} asks the question at another moment than 3 s (before the cue).
+ * {@code ReplayCanceller}; {@code -DquestionAt=MS} asks the question at another moment than 3 s (before the cue),
+ * {@code -Dquestion=NAME} another recording than {@code espeak-ng-10-goodbye} (the benchmark's seed 4 asks
+ * {@code marytts-10-goodbye}).
  * <pre>
  * ./mvnw -o -pl audio surefire:test -Dtest=OfflineDuplexSweep -Dparley.jvm.flags="... -Dparley.duplex.assets=/tmp/duplex
  *     -Dbarge=espeak-ng-06-how-are-you -DbargeAt=583"
@@ -35,7 +37,8 @@ class OfflineDuplexSweep {
         String bargeName = System.getProperty("barge", "espeak-ng-06-how-are-you");
         int bargeAt = Integer.getInteger("bargeAt", 583);
         int seconds = Integer.getInteger("seconds", bargeName.equals("none") ? 40 : 20);
-        short[] question = DuplexCase.load(dir.resolve("speech/espeak-ng-10-goodbye.wav"));
+        String questionName = System.getProperty("question", "espeak-ng-10-goodbye");
+        short[] question = DuplexCase.load(dir.resolve("speech/" + questionName + ".wav"));
         short[] barge = bargeName.equals("none") ? new short[16_000]
                 : DuplexCase.load(dir.resolve("speech/" + bargeName + ".wav"));
         String bed = System.getProperty("bed");
