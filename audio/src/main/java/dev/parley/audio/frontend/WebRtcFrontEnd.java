@@ -53,7 +53,7 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
     private int renderLevelIndex;
     private volatile double renderLevel = LevelMeter.SILENCE_DBFS;
     /** Frames since the last one with playback at or above {@link #PLAYING_DBFS}. */
-    private int sincePlayed = Integer.MAX_VALUE / 2;
+    private int sincePlayed = NOISE_AFTER_PLAYING_FRAMES;
     private volatile FrontEndStats stats;
     private long frames;
     private long errors;
@@ -170,7 +170,7 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
      */
     private void judgeNoise() {
         sincePlayed = renderLevels[Math.floorMod(renderLevelIndex - 1, RENDER_LEVEL_FRAMES)] >= PLAYING_DBFS ? 0
-                : sincePlayed + 1;
+                : Math.min(sincePlayed, NOISE_AFTER_PLAYING_FRAMES) + 1;
         if (sincePlayed < NOISE_AFTER_PLAYING_FRAMES || !steadyNoise.add(LevelMeter.rmsDbfs(frame, 0, FRAME_SAMPLES))) {
             return;
         }
