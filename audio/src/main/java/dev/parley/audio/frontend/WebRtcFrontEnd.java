@@ -52,7 +52,8 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
     private final double[] renderLevels = new double[RENDER_LEVEL_FRAMES];
     private int renderLevelIndex;
     private volatile double renderLevel = LevelMeter.SILENCE_DBFS;
-    /** Frames since the last one with playback at or above {@link #PLAYING_DBFS}. */
+    /** Frames since the last one with playback at or above {@link #PLAYING_DBFS} (counted up to {@link
+     * #NOISE_AFTER_PLAYING_FRAMES}; set where the render level is measured). */
     private int sincePlayed = NOISE_AFTER_PLAYING_FRAMES;
     private volatile FrontEndStats stats;
     private long frames;
@@ -169,8 +170,6 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
      * spreads).
      */
     private void judgeNoise() {
-        sincePlayed = renderLevels[Math.floorMod(renderLevelIndex - 1, RENDER_LEVEL_FRAMES)] >= PLAYING_DBFS ? 0
-                : Math.min(sincePlayed, NOISE_AFTER_PLAYING_FRAMES) + 1;
         if (sincePlayed < NOISE_AFTER_PLAYING_FRAMES || !steadyNoise.add(LevelMeter.rmsDbfs(frame, 0, FRAME_SAMPLES))) {
             return;
         }
@@ -371,7 +370,9 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
     private volatile boolean aligning;
 
     private void noteRenderLevel() {
-        renderLevels[renderLevelIndex] = LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES);
+        double now = LevelMeter.rmsDbfs(renderFrame, 0, FRAME_SAMPLES);
+        sincePlayed = now >= PLAYING_DBFS ? 0 : Math.min(sincePlayed, NOISE_AFTER_PLAYING_FRAMES) + 1;
+        renderLevels[renderLevelIndex] = now;
         renderLevelIndex = (renderLevelIndex + 1) % renderLevels.length;
         double max = LevelMeter.SILENCE_DBFS;
         for (double l : renderLevels) {

@@ -40,6 +40,25 @@ class SteadyNoiseTest {
         return out;
     }
 
+    /**
+     * Adds {@code speech}'s frame levels (brought to {@code dbfs} RMS) to {@code levels} from frame {@code from} on, as
+     * powers; returns the frame after the last one added. Where {@code words} is given, it receives the first and the
+     * last frame on which the speech stood 6 dB above what was there.
+     */
+    private static int addSpeech(double[] levels, PcmAudio speech, double dbfs, int from, int[] words) {
+        double gainDb = dbfs - LevelMeter.rmsDbfs(speech.samples(), 0, speech.length());
+        int f = from;
+        for (int k = 0; k + FRAME <= speech.length() && f < levels.length; k += FRAME, f++) {
+            double level = LevelMeter.rmsDbfs(speech.samples(), k, k + FRAME) + gainDb;
+            if (words != null && level > levels[f] + 6) {
+                words[0] = words[0] < 0 ? f : words[0];
+                words[1] = f;
+            }
+            levels[f] = 10 * Math.log10(Math.pow(10, levels[f] / 10) + Math.pow(10, level / 10));
+        }
+        return f;
+    }
+
     private static List<float[]> voices() throws Exception {
         return RoomAssets.snippets(SharedFixtures.voskRecordings());
     }
@@ -75,19 +94,11 @@ class SteadyNoiseTest {
         // "set a timer for five minutes" 10 dB above the fan, begun 100 ms before the first judgement
         PcmAudio s = WavFileSource.load(SharedFixtures.voskRecordings().stream()
                 .filter(p -> p.toString().contains("05-set-a-timer")).findFirst().orElseThrow(), 16_000);
-        double gain = 20 * Math.log10(Math.pow(10, (-35 - LevelMeter.rmsDbfs(s.samples(), 0, s.length())) / 20));
         double[] mixed = fan.clone();
-        int from = SteadyNoise.MIN_FRAMES - 10;
-        int first = -1;
-        int last = -1;
-        for (int k = 0, f = from; k + FRAME <= s.length(); k += FRAME, f++) {
-            double speech = LevelMeter.rmsDbfs(s.samples(), k, k + FRAME) + gain;
-            mixed[f] = 10 * Math.log10(Math.pow(10, fan[f] / 10) + Math.pow(10, speech / 10));
-            if (speech > fan[f] + 6) {
-                first = first < 0 ? f : first;
-                last = f;
-            }
-        }
+        int[] words = {-1, -1};
+        addSpeech(mixed, s, -35, SteadyNoise.MIN_FRAMES - 10, words);
+        int first = words[0];
+        int last = words[1];
         SteadyNoise n = new SteadyNoise();
         int on = -1;
         for (int f = 0; f < mixed.length && on < 0; f++) {
@@ -123,13 +134,7 @@ class SteadyNoiseTest {
         double[] mixed = fan.clone();
         int f = 500;
         for (int i = 0; f < mixed.length; i = (i + 1) % 10) {
-            PcmAudio s = WavFileSource.load(SharedFixtures.voskRecordings().get(i), 16_000);
-            double gain = Math.pow(10, (-35 - LevelMeter.rmsDbfs(s.samples(), 0, s.length())) / 20);
-            for (int k = 0; k + FRAME <= s.length() && f < mixed.length; k += FRAME, f++) {
-                double speech = LevelMeter.rmsDbfs(s.samples(), k, k + FRAME) + 20 * Math.log10(gain);
-                mixed[f] = 10 * Math.log10(Math.pow(10, mixed[f] / 10) + Math.pow(10, speech / 10));
-            }
-            f += 30;
+            f = addSpeech(mixed, WavFileSource.load(SharedFixtures.voskRecordings().get(i), 16_000), -35, f, null) + 30;
         }
         SteadyNoise n = new SteadyNoise();
         boolean[] stayed = new boolean[1];

@@ -222,10 +222,10 @@ public final class VectorBackend implements Backend {
             int even = r0 + (r1 - r0) / 2 * 2;
             for (int t = 0; t < quads; t += 4) {
                 for (int r = r0; r < even; r += 2) {
-                    if (type == GgmlType.Q5_K) {
-                        KQuantKernels512.dotQ5_Kr2x4(seg, r * rowBytes, rowBytes, blocks, a, t, out, rows, r, scratch);
-                    } else {
-                        KQuantKernels512.dotQ4_Kr2x4(seg, r * rowBytes, rowBytes, blocks, a, t, out, rows, r, scratch);
+                    switch (type) {
+                        case Q4_K -> KQuantKernels512.dotQ4_Kr2x4(seg, r * rowBytes, rowBytes, blocks, a, t, out, rows, r, scratch);
+                        case Q5_K -> KQuantKernels512.dotQ5_Kr2x4(seg, r * rowBytes, rowBytes, blocks, a, t, out, rows, r, scratch);
+                        default -> throw notKQuant(type, "Q4_K or Q5_K (the 512-bit two-row kernels)");
                     }
                 }
                 for (int u = t; even < r1 && u < t + 4; u += 2) {
@@ -292,7 +292,7 @@ public final class VectorBackend implements Backend {
                     KQuantKernels.dotQ6_Kx2(seg, base, blocks, a, t, out, rows, r);
                 }
             }
-            default -> throw notKQuant(type);
+            default -> throw notKQuant(type, "Q4_K, Q5_K or Q6_K");
         }
     }
 
@@ -303,12 +303,12 @@ public final class VectorBackend implements Backend {
             case Q4_K -> wide ? KQuantKernels512.dotQ4_K(seg, base, blocks, a, t) : KQuantKernels.dotQ4_K(seg, base, blocks, a, t);
             case Q5_K -> wide ? KQuantKernels512.dotQ5_K(seg, base, blocks, a, t) : KQuantKernels.dotQ5_K(seg, base, blocks, a, t);
             case Q6_K -> wide ? KQuantKernels512.dotQ6_K(seg, base, blocks, a, t) : KQuantKernels.dotQ6_K(seg, base, blocks, a, t);
-            default -> throw notKQuant(type);
+            default -> throw notKQuant(type, "Q4_K, Q5_K or Q6_K");
         };
     }
 
-    private static IllegalArgumentException notKQuant(GgmlType type) {
-        return new IllegalArgumentException("expected a K-quant type (Q4_K, Q5_K or Q6_K) but found " + type);
+    private static IllegalArgumentException notKQuant(GgmlType type, String expected) {
+        return new IllegalArgumentException("expected " + expected + " but found " + type);
     }
 
     private static void rows(Tensor w, Activations x, float[] out, int from, int to, boolean wide) {
