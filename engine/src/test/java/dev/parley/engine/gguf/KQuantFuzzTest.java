@@ -23,7 +23,8 @@ import java.util.Arrays;
  * are the blocks. A length that does not fit the shape must be refused with an {@link IllegalArgumentException}
  * that names the tensor and says what was expected; blocks that fit are decoded, their Q8_K products computed by
  * the scalar reference and the vector kernels, and where every value is finite the two must agree with each other
- * and with the float dot of the decoded values. Activations come from the input too (any floats, NaN and
+ * and with the float dot of the decoded values, within a tolerance measured on the two terms each weight is made
+ * of (its quants' part and the part that goes through the activations' sums, see {@link #offsetPart}). Activations come from the input too (any floats, NaN and
  * infinities included): their Q8_K quants must stay in [-127, 127] with consistent sums of 16.
  *
  * <p>{@link #kQuantTensorMetadata}: the bytes as a GGUF file whose tensors are wrapped and decoded as the model
@@ -76,16 +77,19 @@ class KQuantFuzzTest {
         float[] vector = new float[tokens * rows];
         SCALAR.matmul(w, act, scalar);
         VECTOR.matmul(w, act, vector);
+        Tensor offsets = Tensor.of("fuzz.offsets", type, MemorySegment.ofArray(offsetPart(type, data)), rows, cols);
         float[] row = new float[cols];
+        float[] offset = new float[cols];
         for (int r = 0; r < rows; r++) {
             w.dequantizeRow(r, row, 0);
+            offsets.dequantizeRow(r, offset, 0);
             for (int t = 0; t < tokens; t++) {
                 double ref = 0;
                 double magnitude = 0;
                 for (int i = 0; i < cols; i++) {
                     double xi = k.quants()[t * cols + i] * (double) k.scales()[t * cols / 256 + i / 256];
                     ref += row[i] * xi;
-                    magnitude += Math.abs(row[i] * xi);
+                    magnitude += (Math.abs((double) row[i] - offset[i]) + Math.abs(offset[i])) * Math.abs(xi);
                 }
                 float s = scalar[t * rows + r];
                 float v = vector[t * rows + r];
@@ -96,6 +100,25 @@ class KQuantFuzzTest {
                 }
             }
         }
+    }
+
+    /**
+     * The blocks with only the part of each weight that the kernels take through the activations' sums: {@code -dmin
+     * x min} for Q4_K and Q5_K (their {@code d} zeroed) and {@code -32 x d x scale} for Q6_K (its quants zeroed). The
+     * kernels add that part and the quants' part as two large floats, so a weight of 0 can come out of two terms as
+     * large as its scales; the tolerance is measured on both terms, not on the weight.
+     */
+    private static byte[] offsetPart(GgmlType type, byte[] data) {
+        byte[] copy = data.clone();
+        int block = (int) type.byteSizeFor(256);
+        for (int b = 0; b + block <= copy.length; b += block) {
+            if (type == GgmlType.Q6_K) {
+                Arrays.fill(copy, b, b + 192, (byte) 0);
+            } else {
+                Arrays.fill(copy, b, b + 2, (byte) 0);
+            }
+        }
+        return copy;
     }
 
     /** Floats from the input's bytes, repeated to {@code n} (a zero block when there are none). */
