@@ -4,6 +4,7 @@ import dev.parley.audio.capture.WavFileSource;
 import dev.parley.audio.frontend.SyntheticRoom;
 import dev.parley.audio.playback.ListeningCue;
 import dev.parley.audio.room.BlockConvolver;
+import dev.parley.audio.room.Levels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,10 +57,20 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
         double userRms = SyntheticRoom.rms(q, 0, q.length);
         short[] echo = convolve(reply, echoPath);
         double echoGain = 2 * userRms / SyntheticRoom.rms(echo, 0, reply.length);   // echo 6 dB above the user
+        double noiseGain = userRms / SyntheticRoom.rms(noise, 0, Math.min(noise.length, seconds * 16_000))
+                * Math.pow(10, -snrDb / 20);
+        if (Boolean.getBoolean("benchLevels")) {
+            // as `bench duplex` levels them: every user recording at one active speech level (the question's), the
+            // echo's active level 6 dB above it, the bed's RMS snrDb below it
+            double speech = activeDb(q);
+            b = scaled(b, Levels.gain(activeDb(b), speech));
+            echoGain = Levels.gain(activeDb(echo), speech + 6);
+            noiseGain = Levels.gain(Levels.rmsDb(floats(noise, Math.min(noise.length, seconds * 16_000))),
+                    speech - snrDb);
+        }
         OfflineDuplexRoom room = new OfflineDuplexRoom(seconds, echoPath, echoGain, reply, text.toString(),
                 new AtomicLong());
-        room.say(noise, 0, userRms / SyntheticRoom.rms(noise, 0, Math.min(noise.length, seconds * 16_000))
-                * Math.pow(10, -snrDb / 20));
+        room.say(noise, 0, noiseGain);
         room.playAt(ListeningCue.sound().samples(), (int) ListeningCue.DELAY_MILLIS);
         // -DquestionAt=MS (the sweep): a user who speaks as soon as the loop opens, before the listening cue
         room.say(q, Integer.getInteger("questionAt", QUESTION_MILLIS), 1.0);
@@ -88,6 +99,26 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
         short[] out = new short[bed.length];
         System.arraycopy(bed, from, out, 0, bed.length - from);
         System.arraycopy(bed, 0, out, bed.length - from, from);
+        return out;
+    }
+
+    private static float[] floats(short[] s, int n) {
+        float[] x = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = s[i] / 32768f;
+        }
+        return x;
+    }
+
+    private static double activeDb(short[] s) {
+        return Levels.activeDb(floats(s, s.length), 16_000);
+    }
+
+    private static short[] scaled(short[] s, double gain) {
+        short[] out = new short[s.length];
+        for (int i = 0; i < s.length; i++) {
+            out[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(s[i] * gain)));
+        }
         return out;
     }
 
