@@ -12,7 +12,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * A tool for tuning the full-duplex policy, not part of the suite: `bench duplex`'s rooms, speech and noise
  * ({@code scripts/make-duplex-assets.sh DIR}) run through an {@link OfflineDuplexRoom}, so a change is measured on
- * every room and SNR in minutes and the same on every run, before the real-time benchmark confirms it. Each case is a
+ * every room and SNR in minutes (the same on every run when nothing else loads the machine: its listen thread and the
+ * room's clock are not in lock step), before the real-time benchmark confirms it. Each case is a
  * {@link DuplexCase} with a noise bed ({@code -Dbed=NAME}, a file of {@code noise/} without .wav; the first, babble, by
  * default), "goodbye" asked, and {@code -Dbarge=NAME} (a speech file's name without .wav, or {@code none}) {@code
  * -DbargeAt=MS} into the reply; {@code -DnoiseFrom=MS} starts the room that far into the bed;
@@ -22,7 +23,10 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code -Ddump=DIR} writes each case's audio ({@link OfflineDuplexRoom#dump}) and the barge-in's onset there, for
  * {@code ReplayCanceller}; {@code -DquestionAt=MS} asks the question at another moment than 3 s (before the cue),
  * {@code -Dquestion=NAME} another recording than {@code espeak-ng-10-goodbye} (the benchmark's seed 4 asks
- * {@code marytts-10-goodbye}).
+ * {@code marytts-10-goodbye}); {@code -DbenchLevels=true} levels the recordings, the echo and the bed as the benchmark
+ * does (every recording at the question's active speech level, the echo's 6 dB above it, the bed's RMS the SNR below
+ * it) instead of the sweep's own levels, under which the echo's level over a barge-in depended on which recordings
+ * were asked (docs/benchmarks.md, session 37).
  * <pre>
  * ./mvnw -o -pl audio surefire:test -Dtest=OfflineDuplexSweep -Dparley.jvm.flags="... -Dparley.duplex.assets=/tmp/duplex
  *     -Dbarge=espeak-ng-06-how-are-you -DbargeAt=583"
