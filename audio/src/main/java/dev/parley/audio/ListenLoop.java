@@ -170,6 +170,8 @@ final class ListenLoop implements Runnable {
     private double silentMillis;
     /** Parley has made a sound since the loop began (the cue, a reply): before it, no tail is in the room. */
     private boolean spokeOnce;
+    /** A turn begun before the room was known was still going as Parley first spoke: the room holds a bed of voices. */
+    private boolean bedOfVoices;
 
     private final java.util.function.DoubleSupplier reduction;
 
@@ -394,7 +396,7 @@ final class ListenLoop implements Runnable {
             if (!overReply) {
                 quietPeaks.forgetLagging();     // the onset before the VAD's start was the user's, not the room
             }
-            turnBegunUnknown = !overReply && quietFloor.historyMillis() < NoiseFloor.MIN_HISTORY_MILLIS;
+            turnBegunUnknown = !overReply && !known(quietFloor);
             if (overReply) {
                 // what came before the user's onset is what is left of Parley's own voice: fed, the grammar-limited
                 // recognizer made words of it with a cough ("who are you" from the residue of "how are you")
@@ -565,12 +567,30 @@ final class ListenLoop implements Runnable {
             quietFloor.addLater(f[0], f[1]);
             quietPeaks.addLater(f[0], f[1]);
         }
+        bedOfVoices = true;
         boolean withdraw = tentativeSent;
         resetUtterance();
         if (withdraw) {
             host.tentativeWithdrawn();
         }
     }
+
+    /**
+     * Whether enough of the room's quiet is known to judge a voice against it: a second of it, or {@value
+     * #BED_KNOWN_MILLIS} ms once a turn begun before the room was known turned out to be the room's ({@link
+     * #roomBeforeTheCue}): those frames are the bed's voices themselves, and the next voice of the bed is to be judged
+     * against them, not taken at once. Measured on the offline sweep at `bench duplex`'s levels, babble at SNR 10: the
+     * dropped turn taught 680 ms (living room), the bed's next voice (1 dB above the loud moments it had taught) made a
+     * turn at 2.9 s and Parley answered it ("goodbye") before the user asked at 3 s, in all five rooms; with this, the
+     * question is the first turn in all five, and of the ten barge-ins over its reply (100 cases, SNR 20 and 10) 69
+     * were caught instead of 49, 53 exact instead of 39 (docs/benchmarks.md, session 37).
+     */
+    private boolean known(NoiseFloor f) {
+        return f.historyMillis() >= (bedOfVoices ? BED_KNOWN_MILLIS : NoiseFloor.MIN_HISTORY_MILLIS);
+    }
+
+    /** See {@link #known}. */
+    static final double BED_KNOWN_MILLIS = 400;
 
     /** At most this many frames of a turn begun before the room was known are kept to teach the room's quiet. */
     static final int MAX_UNKNOWN_TURN_FRAMES = 500;
@@ -660,12 +680,12 @@ final class ListenLoop implements Runnable {
      * room's after the last word, where this level takes about 100.
      */
     private boolean recentStandsOut() {
-        if (quietFloor.historyMillis() < NoiseFloor.MIN_HISTORY_MILLIS) {
+        if (!known(quietFloor)) {
             return true;
         }
         double recent = quietFloor.recentDbfs();
         return recent - quietFloor.floorDbfs() >= ABOVE_FLOOR_DB
-                && (quietPeaks.historyMillis() < NoiseFloor.MIN_HISTORY_MILLIS
+                && (!known(quietPeaks)
                 || recent - quietPeaks.percentileDbfs(ROOM_PEAK_FRACTION) >= ROOM_PEAK_MARGIN_DB);
     }
 
@@ -746,7 +766,7 @@ final class ListenLoop implements Runnable {
      */
     private boolean levelJudged() {
         return heardSpeech && (!overReply || !host.assistantActive()) && !holding
-                && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS;
+                && known(quietFloor);
     }
 
     /**
@@ -786,7 +806,7 @@ final class ListenLoop implements Runnable {
      */
     private boolean withinTheRoom(double levelDbfs) {
         return levelDbfs < quietFloor.floorDbfs() + ABOVE_FLOOR_DB
-                || quietPeaks.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS
+                || known(quietPeaks)
                 && levelDbfs < quietPeaks.percentileDbfs(ROOM_PEAK_FRACTION) + ABOVE_ROOM_PEAKS_DB;
     }
 
@@ -1077,7 +1097,7 @@ final class ListenLoop implements Runnable {
         // room's quiet is the room (a bed of voices the VAD let through), not a turn; a user who stepped back still
         // stands out of a quiet room, and a push-to-talk turn is always the user's
         // (the floor a turn begun before the room was known taught itself judges nothing of that turn)
-        boolean floorKnown = !turnBegunUnknown && quietFloor.historyMillis() >= NoiseFloor.MIN_HISTORY_MILLIS;
+        boolean floorKnown = !turnBegunUnknown && known(quietFloor);
         boolean tooQuiet = !userVoice.pendingIsTheUser() && floorKnown && withinTheRoom(userVoice.pendingLevelDbfs());
         boolean room = !overReply && settings.mode() == VoiceSettings.Mode.HANDS_FREE && (tooQuiet || unvoiced());
         if (overReply) {

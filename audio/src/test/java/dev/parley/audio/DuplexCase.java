@@ -26,9 +26,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param barge    what the user says {@code bargeAt} ms into the first reply (silence for none)
  * @param bargeAt  ms into the first reply
  * @param seconds  the room's length
+ * @param benchLevels whether the recordings, the echo and the bed are levelled as `bench duplex` levels them (every
+ *                 user recording at the question's active speech level, the echo's active level 6 dB above it, the
+ *                 bed's RMS {@code snrDb} below it) instead of the sweep's own levels (the echo 6 dB over the
+ *                 question's plain RMS, the barge-in as recorded), which the older pinned tests were found with
  */
 record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double snrDb, short[] question, short[] barge,
-                  int bargeAt, int seconds) {
+                  int bargeAt, int seconds, boolean benchLevels) {
+    /** A case at the sweep's own levels, or at `bench duplex`'s where {@code -DbenchLevels=true} asks for them. */
+    DuplexCase(double[] echoPath, double[] userPath, short[] noise, double snrDb, short[] question, short[] barge,
+               int bargeAt, int seconds) {
+        this(echoPath, userPath, noise, snrDb, question, barge, bargeAt, seconds, Boolean.getBoolean("benchLevels"));
+    }
+
     /** When the user asks, ms from the start (the listening cue plays at {@link ListeningCue#DELAY_MILLIS}). */
     static final int QUESTION_MILLIS = 3000;
     private static final String[] REPLY = {"02-tell-me-a-joke", "03-what-time-is-it", "09-hello", "10-goodbye",
@@ -59,11 +69,12 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
         double echoGain = 2 * userRms / SyntheticRoom.rms(echo, 0, reply.length);   // echo 6 dB above the user
         double noiseGain = userRms / SyntheticRoom.rms(noise, 0, Math.min(noise.length, seconds * 16_000))
                 * Math.pow(10, -snrDb / 20);
-        if (Boolean.getBoolean("benchLevels")) {
+        if (benchLevels) {
             // as `bench duplex` levels them: every user recording at one active speech level (the question's), the
             // echo's active level 6 dB above it, the bed's RMS snrDb below it
             double speech = activeDb(q);
-            b = scaled(b, Levels.gain(activeDb(b), speech));
+            double barged = activeDb(b);
+            b = barged <= Levels.SILENCE_DB ? b : scaled(b, Levels.gain(barged, speech));     // none: silence
             echoGain = Levels.gain(activeDb(echo), speech + 6);
             noiseGain = Levels.gain(Levels.rmsDb(floats(noise, Math.min(noise.length, seconds * 16_000))),
                     speech - snrDb);

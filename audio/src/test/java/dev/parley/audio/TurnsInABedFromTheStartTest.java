@@ -131,4 +131,26 @@ class TurnsInABedFromTheStartTest {
         }
         return out;
     }
+
+    /**
+     * At `bench duplex`'s levels (the bed's RMS 10 dB below the user's active speech level, 2-3 dB louder than the
+     * sweep's own levels put it): the bed's voices made a turn before the listening cue, dropped there as the room's,
+     * and the bed's next voice made another before the user asked (at 3 s), which Parley answered ("goodbye", living
+     * room, in all five rooms of the offline sweep). Once a turn has turned out to be the bed's, its frames are the room
+     * a voice is judged against, not less than a second of quiet that lets the next one through.
+     */
+    @Test
+    void theBedsVoicesMakeNoTurnBeforeTheQuestion() throws Exception {
+        BenchRooms.Paths paths = BenchRooms.room("living-room");
+        Path wav = SharedFixtures.require("vosk/wav");
+        DuplexCase c = new DuplexCase(paths.echo(), paths.user(), BenchRooms.babble(30), 10,
+                DuplexCase.load(wav.resolve("marytts/10-goodbye.wav")),
+                DuplexCase.load(wav.resolve("espeak-ng/06-how-are-you.wav")), 583, 20, true);
+        OfflineDuplexRoom room = c.run();
+        String what = "the reply started at " + room.replyStartedMillis() + " ms, the barge-in's onset at "
+                + c.bargeOnsetMillis(room) + " ms: " + BenchRooms.events(room) + " turns " + room.turns();
+        assertTrue(room.errors().isEmpty(), room.errors().toString());
+        assertTrue(room.replyStartedMillis() > DuplexCase.QUESTION_MILLIS,
+                "Parley answered before the user asked (at " + DuplexCase.QUESTION_MILLIS + " ms): " + what);
+    }
 }
