@@ -8,6 +8,7 @@ import dev.parley.audio.room.Levels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -67,8 +68,8 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
         double userRms = SyntheticRoom.rms(q, 0, q.length);
         short[] echo = convolve(reply, echoPath);
         double echoGain = 2 * userRms / SyntheticRoom.rms(echo, 0, reply.length);   // echo 6 dB above the user
-        double noiseGain = userRms / SyntheticRoom.rms(noise, 0, Math.min(noise.length, seconds * 16_000))
-                * Math.pow(10, -snrDb / 20);
+        int noiseHeard = Math.min(noise.length, seconds * 16_000);
+        double noiseGain = userRms / SyntheticRoom.rms(noise, 0, noiseHeard) * Math.pow(10, -snrDb / 20);
         if (benchLevels) {
             // as `bench duplex` levels them: every user recording at one active speech level (the question's), the
             // echo's active level 6 dB above it, the bed's RMS snrDb below it
@@ -76,8 +77,7 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
             double barged = activeDb(b);
             b = barged <= Levels.SILENCE_DB ? b : scaled(b, Levels.gain(barged, speech));     // none: silence
             echoGain = Levels.gain(activeDb(echo), speech + 6);
-            noiseGain = Levels.gain(Levels.rmsDb(floats(noise, Math.min(noise.length, seconds * 16_000))),
-                    speech - snrDb);
+            noiseGain = Levels.gain(Levels.rmsDb(Levels.toFloat(Arrays.copyOf(noise, noiseHeard))), speech - snrDb);
         }
         OfflineDuplexRoom room = new OfflineDuplexRoom(seconds, echoPath, echoGain, reply, text.toString(),
                 new AtomicLong());
@@ -113,19 +113,12 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
         return out;
     }
 
-    private static float[] floats(short[] s, int n) {
-        float[] x = new float[n];
-        for (int i = 0; i < n; i++) {
-            x[i] = s[i] / 32768f;
-        }
-        return x;
-    }
-
     private static double activeDb(short[] s) {
-        return Levels.activeDb(floats(s, s.length), 16_000);
+        return Levels.activeDb(Levels.toFloat(s), 16_000);
     }
 
-    private static short[] scaled(short[] s, double gain) {
+    /** {@code s} times {@code gain}, clipped to 16 bits. */
+    static short[] scaled(short[] s, double gain) {
         short[] out = new short[s.length];
         for (int i = 0; i < s.length; i++) {
             out[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(s[i] * gain)));

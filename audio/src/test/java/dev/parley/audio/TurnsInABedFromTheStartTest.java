@@ -72,7 +72,7 @@ class TurnsInABedFromTheStartTest {
         double syllableRms = dev.parley.audio.frontend.SyntheticRoom.rms(syllable, 0, syllable.length);
         DuplexCase c = new DuplexCase(paths.echo(), paths.user(), babble, 10,
                 DuplexCase.load(wav.resolve("espeak-ng/10-goodbye.wav")), new short[16_000], 583, 36);
-        OfflineDuplexRoom room = c.run((r, userRms) -> r.sayAfterReplyEnds(scaled(syllable,
+        OfflineDuplexRoom room = c.run((r, userRms) -> r.sayAfterReplyEnds(DuplexCase.scaled(syllable,
                 userRms / syllableRms * Math.pow(10, -2 / 20.0)), 4000));
         String events = BenchRooms.events(room);
         assertTrue(room.errors().isEmpty(), room.errors().toString());
@@ -124,13 +124,6 @@ class TurnsInABedFromTheStartTest {
         assertEquals(List.of("goodbye", "open the settings"), room.turns(), "the turns: " + events);
     }
 
-    private static short[] scaled(short[] s, double gain) {
-        short[] out = new short[s.length];
-        for (int i = 0; i < s.length; i++) {
-            out[i] = (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, Math.round(s[i] * gain)));
-        }
-        return out;
-    }
 
     /**
      * At `bench duplex`'s levels (the bed's RMS 10 dB below the user's active speech level, 2-3 dB louder than the

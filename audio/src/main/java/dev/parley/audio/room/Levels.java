@@ -83,7 +83,8 @@ public final class Levels {
         return Math.pow(10, (toDb - fromDb) / 20);
     }
 
-    static float[] toFloat(short[] s) {
+    /** 16-bit samples as floats at full scale 1. */
+    public static float[] toFloat(short[] s) {
         float[] f = new float[s.length];
         for (int i = 0; i < s.length; i++) {
             f[i] = s[i] / 32768f;

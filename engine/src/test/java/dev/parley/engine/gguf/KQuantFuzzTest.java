@@ -24,8 +24,9 @@ import java.util.Arrays;
  * that names the tensor and says what was expected; blocks that fit are decoded, their Q8_K products computed by
  * the scalar reference and the vector kernels, and where every value is finite the two must agree with each other
  * and with the float dot of the decoded values, within a tolerance measured on the two terms each weight is made
- * of (its quants' part and the part that goes through the activations' sums, see {@link #offsetPart}). Activations come from the input too (any floats, NaN and
- * infinities included): their Q8_K quants must stay in [-127, 127] with consistent sums of 16.
+ * of (its quants' part and the part that goes through the activations' sums, see {@link #offsetPart}). Activations
+ * come from the input too (any floats, NaN and infinities included): their Q8_K quants must stay in [-127, 127] with
+ * consistent sums of 16.
  *
  * <p>{@link #kQuantTensorMetadata}: the bytes as a GGUF file whose tensors are wrapped and decoded as the model
  * loader does; only a {@link GgufException} is accepted, so a header the reader lets through whose tensor then
