@@ -215,9 +215,29 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
             }
         }
         System.arraycopy(piece, 0, played, renderPos, FRAME);
+        PcmAudio pcm = new PcmAudio(piece, RATE);
+        boolean streams = cue != null && renderPos >= cueAt && renderPos < cueAt + cue.length || replying;
+        if (!RUNS) {
+            frontEnd.played(pcm);
+        } else if (streams && !streaming) {
+            // as the sink does: a stream that starts anew (after idle or a stop) is placed by the clock, RUN_OFFSET
+            // samples off where it really sounds (a scheduling delay, a device's start)
+            frontEnd.played(pcm, (renderPos + RUN_OFFSET) * 1_000_000_000L / RATE);
+        } else if (streams) {
+            frontEnd.played(pcm);
+        }
+        streaming = streams;
         renderPos += FRAME;
-        frontEnd.played(new PcmAudio(piece, RATE));
     }
+
+    /**
+     * {@code -Druns=true}: the reference as the product's sink hands it, each stream of playback (the cue, a reply after
+     * idle or a stop) a run of its own, placed by the clock {@code -DrunOffset=N} samples off, and nothing while idle;
+     * otherwise one stream from the start, silence included (the sweep before session 38).
+     */
+    private static final boolean RUNS = Boolean.getBoolean("runs");
+    private static final int RUN_OFFSET = Integer.getInteger("runOffset", 0);
+    private boolean streaming;
 
     /**
      * Writes what the microphone heard ({@code PREFIX-mic.wav}), what the front end left of it, set against the
