@@ -102,8 +102,6 @@ final class LinearEchoCanceller {
     private int constrainNext = 1;
     private double micEnergy;
     private double outEnergy;
-    /** The filter is held as it is: it neither adapts nor takes the background's taps ({@link #hold}). */
-    private boolean held;
 
     /**
      * The microphone is delayed this much against the reference, so that a reference laid on the capture's timeline
@@ -144,12 +142,42 @@ final class LinearEchoCanceller {
     }
 
     /**
-     * Holds the filter as it is ({@code true}) or lets it learn again: while a run of playback may sound at another lag
-     * than the one the filter knows, learning from it would undo what it knows ({@link RunAligner}).
+     * A run of playback starts that may sound at another lag than the one the filter knows ({@link RunAligner}): the
+     * filter goes on adapting to it, so that the run's first 400 ms come out as clean as they can, but its taps as they
+     * are now are kept, to be put back by {@link #endTrial} once the run's lag is known. What it learns meanwhile of the
+     * signals (the residual echo's leak, the far end's power, how far it has adapted) stays.
      */
-    void hold(boolean hold) {
-        held = hold;
+    void beginTrial() {
+        if (trialFgRe == null) {
+            trialFgRe = new double[partitions][BINS];
+            trialFgIm = new double[partitions][BINS];
+            trialBgRe = new double[partitions][BINS];
+            trialBgIm = new double[partitions][BINS];
+        }
+        copy(fgRe, fgIm, trialFgRe, trialFgIm);
+        copy(bgRe, bgIm, trialBgRe, trialBgIm);
+        inTrial = true;
     }
+
+    /**
+     * The run begun at {@link #beginTrial} is measured (and moved back onto the learnt lag if it was off): the taps go
+     * back to what they were before it. Kept where the run sounded at the learnt lag, the taps learnt from a reply's
+     * first 400 ms made the filter step faster into a barge-in's double talk: `OfflineDuplexSweep -Druns=true` (fan,
+     * 100 barge-ins) paused the reply on the echo's rest 79 times against 45 with the taps put back.
+     */
+    void endTrial() {
+        if (inTrial) {
+            copy(trialFgRe, trialFgIm, fgRe, fgIm);
+            copy(trialBgRe, trialBgIm, bgRe, bgIm);
+        }
+        inTrial = false;
+    }
+
+    private double[][] trialFgRe;
+    private double[][] trialFgIm;
+    private double[][] trialBgRe;
+    private double[][] trialBgIm;
+    private boolean inTrial;
 
     /** How many samples later than its input the output comes out. */
     int latencySamples() {
@@ -238,9 +266,7 @@ final class LinearEchoCanceller {
             double diff = yBg[i] - yFg[i];
             dbf += diff * diff;
         }
-        if (!held) {
-            chooseFilter(sff, see, dbf);
-        }
+        chooseFilter(sff, see, dbf);
         see = 0;
         double syy = 0;
         double sey = 0;
@@ -249,9 +275,7 @@ final class LinearEchoCanceller {
             syy += yBg[i] * yBg[i];
             sey += eBg[i] * yBg[i];
         }
-        if (!held) {
-            adapt(sxx, see, syy, sey);
-        }
+        adapt(sxx, see, syy, sey);
         double micBlock = 0;
         double outBlock = 0;
         for (int i = 0; i < BLOCK; i++) {

@@ -13,8 +13,9 @@ import dev.parley.audio.room.Fft;
  * <p>So the lag of each run is measured on its first {@value #WINDOW} samples of reference (the peak of the
  * phase-transform cross-correlation of reference and capture, which speech or the cue's noise makes sharp), the first
  * run's becomes the learnt one, and a later run that lands off it by {@value #MIN_MOVE} samples or more is moved back
- * onto it ({@link RenderTimeline#offsetRun}). Until its lag is known a run is not learnt from (the canceller holds its
- * filter), so that the start of a run that landed off does not undo what the filter knows. A run whose correlation
+ * onto it ({@link RenderTimeline#offsetRun}). Until its lag is known the filter adapts to the run on trial ({@link
+ * LinearEchoCanceller#beginTrial}): its taps are put back once the lag is known, so that the start of a run that
+ * landed off does not undo what the filter knows. A run whose correlation
  * has no clear peak (silence, a reference the room does not play back) is left as placed.
  *
  * <p>Not thread-safe: the capture thread calls {@link #frame}.
@@ -46,7 +47,10 @@ final class RunAligner {
         return learnt;
     }
 
-    /** Whether the current run's lag is still being measured while a learnt lag exists: the filter should hold. */
+    /**
+     * Whether the current run's lag is still being measured while a learnt lag exists: the filter adapts to it on trial,
+     * and the echo may pass until the run is moved back.
+     */
     boolean holding() {
         return !measured && learnt >= 0;
     }

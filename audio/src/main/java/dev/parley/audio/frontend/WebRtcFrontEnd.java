@@ -233,8 +233,13 @@ public final class WebRtcFrontEnd implements AudioFrontEnd {
                     LOG.log(System.Logger.Level.DEBUG, "playback run " + run + " sounds " + offset
                             + " samples off the echo canceller's lag (" + aligner.learntLag() + "): moved back onto it");
                 }
-                aligning = aligner.holding();
-                linear.hold(aligning);
+                boolean measuring = aligner.holding();
+                if (measuring && !aligning) {
+                    linear.beginTrial();
+                } else if (!measuring && aligning) {
+                    linear.endTrial();
+                }
+                aligning = measuring;
                 linear.process(renderFrame, frame, frame);
             }
             if (apm == null) {
