@@ -25,6 +25,15 @@ final class UserVoice {
      * and the bed over the reply was held as the user's for 4 s and stopped it ("what is your name").
      */
     static final double MIN_KNOWN_MILLIS = 300;
+    /**
+     * Before {@link #MIN_KNOWN_MILLIS} of the user's voice is known, this much of it still tells speech {@value
+     * #GLIMPSE_MARGIN_DB} dB or more below it from theirs. Measured in `bench duplex` (bedroom, SNR 20): the first
+     * question ("goodbye") taught 280 ms of the user at -25 dBFS, and the bed's "what time is it" at -44.5 dBFS, heard
+     * over a held reply while the level judged nothing yet, stopped the reply as the user's.
+     */
+    static final double MIN_GLIMPSE_MILLIS = 100;
+    /** See {@link #MIN_GLIMPSE_MILLIS}: twice the margin, for a level from so little of the voice. */
+    static final double GLIMPSE_MARGIN_DB = 12;
     /** Speech over a held reply is the user's only once this much of it was voiced (and as loud as theirs). */
     static final double MIN_HELD_MILLIS = 60;
 
@@ -111,11 +120,23 @@ final class UserVoice {
 
     /**
      * Whether the utterance being heard (begun while Parley was silent) is the user's, as far as its level tells: its
-     * voiced frames' median level is no more than the margin below the user's, or the user's level is not known yet,
-     * or nothing of it was voiced.
+     * voiced frames' median level is not too far below the user's ({@link #belowTheUser}), or nothing of it was
+     * voiced.
      */
     boolean pendingIsTheUser() {
-        return pending.isEmpty() || !known() || pendingLevelDbfs() >= levelDbfs() - marginDb;
+        return pending.isEmpty() || !belowTheUser(pendingLevelDbfs());
+    }
+
+    /**
+     * Whether speech at {@code levelDbfs} is too quiet to be the user's: more than the margin below their level once
+     * it is known, more than {@value #GLIMPSE_MARGIN_DB} dB below it while only a glimpse of it is ({@link
+     * #MIN_GLIMPSE_MILLIS}), never before.
+     */
+    private boolean belowTheUser(double levelDbfs) {
+        if (known()) {
+            return levelDbfs < levelDbfs() - marginDb;
+        }
+        return levels.historyMillis() >= MIN_GLIMPSE_MILLIS && levelDbfs < levelDbfs() - GLIMPSE_MARGIN_DB;
     }
 
     /** The median short-term level of the voiced frames of the utterance being heard, dBFS. */
@@ -139,10 +160,10 @@ final class UserVoice {
 
     /**
      * Whether the speech over the held reply is the user's, as far as its level tells: at least {@value
-     * #MIN_HELD_MILLIS} ms of it was voiced, and its median level is no more than the margin below the user's (or the
-     * user's level is not known yet).
+     * #MIN_HELD_MILLIS} ms of it was voiced, and its median level is not too far below the user's ({@link
+     * #belowTheUser}).
      */
     boolean heldIsTheUser() {
-        return heldMillis() >= MIN_HELD_MILLIS && (!known() || heldLevelDbfs() >= levelDbfs() - marginDb);
+        return heldMillis() >= MIN_HELD_MILLIS && !belowTheUser(heldLevelDbfs());
     }
 }

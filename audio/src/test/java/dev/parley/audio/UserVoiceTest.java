@@ -52,6 +52,25 @@ class UserVoiceTest {
     }
 
     @Test
+    void aGlimpseOfTheUsersVoiceAlreadyTellsABedFarBelowIt() {
+        UserVoice v = new UserVoice(6);
+        turn(v, -25, 280);        // a one-word first question: less than the level needs to judge within the margin
+        assertFalse(v.known());
+        held(v, -44.5, 120);
+        assertFalse(v.heldIsTheUser(), "a bed's voice 19.5 dB below the user's first 280 ms");
+        v.dropped();
+        held(v, -33, 120);
+        assertTrue(v.heldIsTheUser(), "8 dB below: within what so little of the user's voice can tell");
+        v.dropped();
+        v.heard(-44.5, 400);
+        assertFalse(v.pendingIsTheUser(), "a turn of the bed as far below");
+        UserVoice glimpse = new UserVoice(6);
+        turn(glimpse, -25, 60);
+        held(glimpse, -44.5, 120);
+        assertTrue(glimpse.heldIsTheUser(), "60 ms of the user's voice judges nothing");
+    }
+
+    @Test
     void aDroppedUtteranceLeavesTheLevelAsItWas() {
         UserVoice v = new UserVoice(6);
         turn(v, -22, 1000);
