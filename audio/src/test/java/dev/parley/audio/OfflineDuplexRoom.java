@@ -196,7 +196,9 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
     /** The next 20 ms the speaker plays: the reply where it plays, else silence; handed to the front end as played. */
     private void render() {
         short[] piece = new short[FRAME];
-        if (cue != null && renderPos >= cueAt && renderPos < cueAt + cue.length) {
+        boolean cueing = cue != null && renderPos >= cueAt && renderPos < cueAt + cue.length;
+        boolean streams = cueing || replying;      // before the reply's last piece ends it: that piece plays too
+        if (cueing) {
             int n = Math.min(FRAME, cueAt + cue.length - renderPos);
             System.arraycopy(cue, renderPos - cueAt, piece, 0, n);
         } else if (replying && !paused) {
@@ -216,7 +218,6 @@ final class OfflineDuplexRoom implements AudioSource, ListenLoop.Host {
         }
         System.arraycopy(piece, 0, played, renderPos, FRAME);
         PcmAudio pcm = new PcmAudio(piece, RATE);
-        boolean streams = cue != null && renderPos >= cueAt && renderPos < cueAt + cue.length || replying;
         if (!RUNS) {
             frontEnd.played(pcm);
         } else if (streams && !streaming) {

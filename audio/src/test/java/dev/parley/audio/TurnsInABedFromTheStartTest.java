@@ -124,7 +124,6 @@ class TurnsInABedFromTheStartTest {
         assertEquals(List.of("goodbye", "open the settings"), room.turns(), "the turns: " + events);
     }
 
-
     /**
      * At `bench duplex`'s levels (the bed's RMS 10 dB below the user's active speech level, 2-3 dB louder than the
      * sweep's own levels put it): the bed's voices made a turn before the listening cue, dropped there as the room's,

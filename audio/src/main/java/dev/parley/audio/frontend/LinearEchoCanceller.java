@@ -102,6 +102,12 @@ final class LinearEchoCanceller {
     private int constrainNext = 1;
     private double micEnergy;
     private double outEnergy;
+    /** The taps as they were when a run's trial began ({@link #beginTrial}), allocated at the first. */
+    private double[][] trialFgRe;
+    private double[][] trialFgIm;
+    private double[][] trialBgRe;
+    private double[][] trialBgIm;
+    private boolean inTrial;
 
     /**
      * The microphone is delayed this much against the reference, so that a reference laid on the capture's timeline
@@ -172,12 +178,6 @@ final class LinearEchoCanceller {
         }
         inTrial = false;
     }
-
-    private double[][] trialFgRe;
-    private double[][] trialFgIm;
-    private double[][] trialBgRe;
-    private double[][] trialBgIm;
-    private boolean inTrial;
 
     /** How many samples later than its input the output comes out. */
     int latencySamples() {

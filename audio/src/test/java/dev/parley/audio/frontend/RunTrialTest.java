@@ -60,7 +60,7 @@ class RunTrialTest {
         for (int i = 0; i < echo.length; i++) {
             echo[i] += rnd.nextGaussian() * 10;
         }
-        return SyntheticRoom.mix(echo, new short[0], 0, 0);
+        return SyntheticRoom.mix(echo, null, 0, 0);      // clipped to 16 bits
     }
 
     /**
@@ -73,7 +73,7 @@ class RunTrialTest {
         short[] out = new short[mic.length];
         long cleaned = 0;
         int rendered = 0;
-        try (WebRtcFrontEnd fe = (WebRtcFrontEnd) SimulatedClockFrontEnds.open(FrontEndSettings.defaults(), clock::get)) {
+        try (AudioFrontEnd fe = SimulatedClockFrontEnds.open(FrontEndSettings.defaults(), clock::get)) {
             for (int pos = 0; pos + PIECE <= mic.length; pos += PIECE) {
                 while (pos > 0 && rendered + PIECE <= far.length && rendered < pos + 3 * PIECE) {
                     boolean idle = rendered >= CUE_END && rendered < REPLY_AT;
