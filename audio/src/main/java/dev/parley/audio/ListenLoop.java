@@ -811,6 +811,30 @@ final class ListenLoop implements Runnable {
     }
 
     /**
+     * A turn begun while Parley was silent with at least this much voice, whose loudest {@link #LOUDEST_MILLIS} ms
+     * stay more than {@link #LONG_TURN_MARGIN_DB} below the user's level, is the room talking (a television, a radio,
+     * people across the room), whatever the room's quiet: such voices keep the VAD in speech for many seconds, so the
+     * quiet the room is judged by was learnt in a pause of theirs. Measured in `bench duplex` (kitchen, babble at SNR
+     * 10): a 15.4 s turn 9.5 dB below the user, 13 dB above the room's loud moments, was answered ("what can you do
+     * what is your name"). In {@code LongTurnsOfTheRoomTest} (five rooms, a voice talking on for 20 s, its active level
+     * 9.5 dB below the user's) the turns held 13.9-16.2 s of voice, their loudest half second 5.2-6.9 dB below the
+     * user's level; with the user's question said over it, 1.2 dB below to 0.6 dB above it. The user's own long turn
+     * holds their level too. The turn's voice teaches the room's quiet, as a turn of the room before the cue does
+     * ({@link #roomBeforeTheCue}), so that what the same voice says next is judged against it.
+     */
+    static final double LONG_TURN_MILLIS = 4000;
+    /** See {@link #LONG_TURN_MILLIS}: how much of a long turn's loudest voice is weighed, ms. */
+    static final double LOUDEST_MILLIS = 500;
+    /** See {@link #LONG_TURN_MILLIS}: halfway between the talking room's loudest voice and the user's, dB. */
+    static final double LONG_TURN_MARGIN_DB = 3;
+
+    /** Whether the turn being heard is a long one of the room's talking ({@link #LONG_TURN_MILLIS}). */
+    private boolean roomTalking() {
+        return userVoice.known() && userVoice.pendingMillis() >= LONG_TURN_MILLIS
+                && userVoice.pendingLoudestDbfs(LOUDEST_MILLIS) < userVoice.levelDbfs() - LONG_TURN_MARGIN_DB;
+    }
+
+    /**
      * Full duplex: how long after the reply is held the room holds none of it (the line's {@value
      * dev.parley.audio.playback.SpeakerSink#LEAD_MILLIS} ms lead, the device's latency, the tail the canceller leaves).
      * Only speech heard after that confirms a barge-in: measured, a stretch of the echo the canceller let through
@@ -1099,15 +1123,17 @@ final class ListenLoop implements Runnable {
         // (the floor a turn begun before the room was known taught itself judges nothing of that turn)
         boolean floorKnown = !turnBegunUnknown && known(quietFloor);
         boolean tooQuiet = !userVoice.pendingIsTheUser() && floorKnown && withinTheRoom(userVoice.pendingLevelDbfs());
-        boolean room = !overReply && settings.mode() == VoiceSettings.Mode.HANDS_FREE && (tooQuiet || unvoiced());
+        boolean talking = roomTalking();
+        boolean room = !overReply && settings.mode() == VoiceSettings.Mode.HANDS_FREE && (tooQuiet || unvoiced() || talking);
         if (overReply) {
             debug("turn begun over the reply: \"%s\"%s", text, echo ? ", all Parley's own words: dropped" : "");
         } else {
             debug("turn: \"%s\", voiced at %.1f dBFS for %.0f ms against the user's %.1f (of %.0f ms), the room's quiet"
-                    + " at %.1f, its loud moments at %.1f%s", text, userVoice.pendingLevelDbfs(), userVoice.pendingMillis(),
-                    userVoice.levelDbfs(), userVoice.knownMillis(), quietFloor.floorDbfs(),
-                    quietPeaks.percentileDbfs(ROOM_PEAK_FRACTION), !room ? ""
+                    + " at %.1f, its loud moments at %.1f, its loudest voice at %.1f%s", text, userVoice.pendingLevelDbfs(),
+                    userVoice.pendingMillis(), userVoice.levelDbfs(), userVoice.knownMillis(), quietFloor.floorDbfs(),
+                    quietPeaks.percentileDbfs(ROOM_PEAK_FRACTION), userVoice.pendingLoudestDbfs(LOUDEST_MILLIS), !room ? ""
                     : unvoiced() ? ": less than a word's voice stood out of the room, dropped"
+                    : talking ? ": a long turn whose loudest voice stays well below the user's, the room talking, dropped"
                     : ": too quiet to be the user's, dropped");
         }
         if (!echo && !room && floorKnown) {
@@ -1120,6 +1146,13 @@ final class ListenLoop implements Runnable {
             // `bench duplex` (bedroom, SNR 10): an 18 s turn at -37.5 dBFS over a quiet of -40.5 became the user's
             // level, and the bed's "nine" at -38.5 was then a turn as loud as theirs
             userVoice.dropped();
+        }
+        if (room && talking) {
+            // its voice is the room's from now on: the next words it says are judged against it, not the pause before
+            for (double[] f : userVoice.pendingVoiced()) {
+                quietFloor.addLater(f[0], f[1]);
+                quietPeaks.addLater(f[0], f[1]);
+            }
         }
         boolean withdraw = room && tentativeSent;
         resetUtterance();

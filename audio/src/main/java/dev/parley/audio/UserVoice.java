@@ -148,6 +148,34 @@ final class UserVoice {
         return f.floorDbfs();
     }
 
+    /**
+     * The level that the loudest {@code millis} ms of the utterance being heard lie at or above: its voiced frames, from
+     * the loudest down, until that much is counted, dBFS ({@link LevelMeter#SILENCE_DBFS} where none was voiced).
+     */
+    double pendingLoudestDbfs(double millis) {
+        List<double[]> byLevel = new ArrayList<>(pending);
+        byLevel.sort((a, b) -> Double.compare(b[0], a[0]));
+        double counted = 0;
+        double level = LevelMeter.SILENCE_DBFS;
+        for (double[] f : byLevel) {
+            level = f[0];
+            counted += f[1];
+            if (counted >= millis) {
+                break;
+            }
+        }
+        return level;
+    }
+
+    /** The voiced frames of the utterance being heard, in order: each its short-term level (dBFS) and length (ms). */
+    List<double[]> pendingVoiced() {
+        List<double[]> copy = new ArrayList<>(pending.size());
+        for (double[] f : pending) {
+            copy.add(f.clone());
+        }
+        return copy;
+    }
+
     /** The median short-term level of the voiced speech over the held reply, dBFS. */
     double heldLevelDbfs() {
         return held.floorDbfs();

@@ -113,7 +113,7 @@ record DuplexCase(double[] echoPath, double[] userPath, short[] noise, double sn
         return out;
     }
 
-    private static double activeDb(short[] s) {
+    static double activeDb(short[] s) {
         return Levels.activeDb(Levels.toFloat(s), 16_000);
     }
 

@@ -147,4 +147,22 @@ class UserVoiceTest {
         }
         assertTrue(v.pendingIsTheUser(), "within the 6 dB margin");
     }
+
+    @Test
+    void theLoudestVoiceOfAnUtteranceIsTheLevelItsLoudestMillisecondsReach() {
+        UserVoice v = new UserVoice(6);
+        assertEquals(LevelMeter.SILENCE_DBFS, v.pendingLoudestDbfs(500), 1e-9, "nothing heard");
+        for (int i = 0; i < 200; i++) {
+            v.heard(-40 - i % 5, FRAME);       // four seconds of a voice at -40..-44 dBFS
+        }
+        v.heard(-30, FRAME);
+        v.heard(-31, FRAME);
+        assertEquals(-30, v.pendingLoudestDbfs(FRAME), 1e-9);
+        assertEquals(-31, v.pendingLoudestDbfs(2 * FRAME), 1e-9);
+        assertEquals(-40, v.pendingLoudestDbfs(500), 1e-9, "two loud frames and 40 at -40 make the loudest 500 ms");
+        assertEquals(-44, v.pendingLoudestDbfs(60_000), 1e-9, "more than was heard: its quietest voiced frame");
+        assertEquals(202, v.pendingVoiced().size());
+        v.pendingVoiced().getFirst()[0] = 0;
+        assertEquals(-40, v.pendingVoiced().getFirst()[0], 1e-9, "a copy: the utterance is not changed through it");
+    }
 }
