@@ -204,6 +204,99 @@ final class KQuantKernels {
         out[(t + 1) * rows + r] = z1.add(z1.rearrange(SWAP1)).lane(0);
     }
 
+    /**
+     * Q4_K row {@code r} (at {@code base}) times activation rows {@code t .. t + 3} (prompt processing), in float, each
+     * output bit for bit what {@link #dotQ4_K} gives: lane j keeps what the integer kernel's lane j keeps, the products
+     * of quants 2j, 2j + 1, 2j + 16 and 2j + 17 of each sub-block, each weight times its sub-block's scale (at most
+     * 15 x 63) and each activation from {@link Q8KActivations#pairedQuants}. Every partial sum is an integer below
+     * 2^24 (32 products of at most 945 x 127 per lane and super-block), so every float operation is exact and a
+     * super-block's lanes equal the integer kernel's before they are scaled; what follows is the same float arithmetic
+     * as there. Four fused multiply-adds per 32 weights and token, against eight integer operations (AVX2 has no
+     * 16-bit multiply-add the Vector API reaches), and each unpacked weight vector serves four tokens.
+     * {@code scales}: scratch space for 12 floats.
+     */
+    static void dotQ4_Kx4(MemorySegment w, long base, int blocks, Q8KActivations a, int t, float[] out, int rows, int r,
+                          float[] scales) {
+        float[] x = a.pairedQuants();
+        float[] ys = a.scales();
+        int[] bs = a.bsums();
+        FloatVector zero = FloatVector.zero(F);
+        FloatVector acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero, off0 = zero, off1 = zero, off2 = zero, off3 = zero;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 144;
+            int ab0 = t * blocks + b;
+            int ab1 = ab0 + blocks;
+            int ab2 = ab1 + blocks;
+            int ab3 = ab2 + blocks;
+            // (the loads written out: a vector returned by a call C2 leaves out of a method this size is boxed)
+            IntVector lo = ((IntVector) ByteVector.fromMemorySegment(B64, w, bo + 4, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector mid = ((IntVector) ByteVector.fromMemorySegment(B64, w, bo + 8, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector hi = ((IntVector) ByteVector.fromMemorySegment(B64, w, bo + 12, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            // the 8 sub-blocks' scales (lanes 0-3 of each half) and, for lane g of a vector of sums of 16 activations,
+            // the min of sub-block g / 2 (first half) and g / 2 + 4 (second)
+            ((FloatVector) lo.and(63).convert(VectorOperators.I2F, 0)).intoArray(scales, 0);
+            ((FloatVector) hi.and(15).or(lo.lanewise(VectorOperators.LSHR, 2).and(0x30))
+                    .convert(VectorOperators.I2F, 0)).intoArray(scales, 4);
+            IntVector mLow = mid.and(63).rearrange(M_LOW);
+            IntVector mHigh = hi.lanewise(VectorOperators.LSHR, 4).and(15)
+                    .or(mid.lanewise(VectorOperators.LSHR, 2).and(0x30)).rearrange(M_LOW);
+            FloatVector i0 = zero, i1 = zero, i2 = zero, i3 = zero;
+            for (int j = 0; j < 8; j++) {
+                int shift = (j & 1) * 4;
+                long at = bo + 16 + 32L * (j >> 1);
+                IntVector na = ((ShortVector) ByteVector.fromMemorySegment(B128, w, at, LE).convertShape(VectorOperators.B2S, S, 0)).reinterpretAsInts().lanewise(VectorOperators.LSHR, shift);
+                IntVector nb = ((ShortVector) ByteVector.fromMemorySegment(B128, w, at + 16, LE).convertShape(VectorOperators.B2S, S, 0)).reinterpretAsInts().lanewise(VectorOperators.LSHR, shift);
+                FloatVector c = FloatVector.broadcast(F, scales[j]);
+                FloatVector ea = ((FloatVector) na.and(15).convert(VectorOperators.I2F, 0)).mul(c);
+                FloatVector oa = ((FloatVector) na.lanewise(VectorOperators.LSHR, 16).and(15).convert(VectorOperators.I2F, 0)).mul(c);
+                FloatVector eb = ((FloatVector) nb.and(15).convert(VectorOperators.I2F, 0)).mul(c);
+                FloatVector ob = ((FloatVector) nb.lanewise(VectorOperators.LSHR, 16).and(15).convert(VectorOperators.I2F, 0)).mul(c);
+                int x0 = ab0 * QK + 32 * j;
+                i0 = ob.fma(FloatVector.fromArray(F, x, x0 + 24), oa.fma(FloatVector.fromArray(F, x, x0 + 16),
+                        eb.fma(FloatVector.fromArray(F, x, x0 + 8), ea.fma(FloatVector.fromArray(F, x, x0), i0))));
+                int x1 = ab1 * QK + 32 * j;
+                i1 = ob.fma(FloatVector.fromArray(F, x, x1 + 24), oa.fma(FloatVector.fromArray(F, x, x1 + 16),
+                        eb.fma(FloatVector.fromArray(F, x, x1 + 8), ea.fma(FloatVector.fromArray(F, x, x1), i1))));
+                int x2 = ab2 * QK + 32 * j;
+                i2 = ob.fma(FloatVector.fromArray(F, x, x2 + 24), oa.fma(FloatVector.fromArray(F, x, x2 + 16),
+                        eb.fma(FloatVector.fromArray(F, x, x2 + 8), ea.fma(FloatVector.fromArray(F, x, x2), i2))));
+                int x3 = ab3 * QK + 32 * j;
+                i3 = ob.fma(FloatVector.fromArray(F, x, x3 + 24), oa.fma(FloatVector.fromArray(F, x, x3 + 16),
+                        eb.fma(FloatVector.fromArray(F, x, x3 + 8), ea.fma(FloatVector.fromArray(F, x, x3), i3))));
+            }
+            float dw = Float.float16ToFloat(w.get(I16, bo));
+            float dm = Float.float16ToFloat(w.get(I16, bo + 2));
+            acc0 = i0.fma(FloatVector.broadcast(F, dw * ys[ab0]), acc0);
+            off0 = ((FloatVector) mLow.mul(IntVector.fromArray(I, bs, ab0 * 16)).add(mHigh.mul(IntVector.fromArray(I, bs, ab0 * 16 + 8)))
+                    .convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm * ys[ab0]), off0);
+            acc1 = i1.fma(FloatVector.broadcast(F, dw * ys[ab1]), acc1);
+            off1 = ((FloatVector) mLow.mul(IntVector.fromArray(I, bs, ab1 * 16)).add(mHigh.mul(IntVector.fromArray(I, bs, ab1 * 16 + 8)))
+                    .convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm * ys[ab1]), off1);
+            acc2 = i2.fma(FloatVector.broadcast(F, dw * ys[ab2]), acc2);
+            off2 = ((FloatVector) mLow.mul(IntVector.fromArray(I, bs, ab2 * 16)).add(mHigh.mul(IntVector.fromArray(I, bs, ab2 * 16 + 8)))
+                    .convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm * ys[ab2]), off2);
+            acc3 = i3.fma(FloatVector.broadcast(F, dw * ys[ab3]), acc3);
+            off3 = ((FloatVector) mLow.mul(IntVector.fromArray(I, bs, ab3 * 16)).add(mHigh.mul(IntVector.fromArray(I, bs, ab3 * 16 + 8)))
+                    .convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm * ys[ab3]), off3);
+        }
+        FloatVector z0 = acc0.sub(off0);
+        z0 = z0.add(z0.rearrange(SWAP4));
+        z0 = z0.add(z0.rearrange(SWAP2));
+        out[t * rows + r] = z0.add(z0.rearrange(SWAP1)).lane(0);
+        FloatVector z1 = acc1.sub(off1);
+        z1 = z1.add(z1.rearrange(SWAP4));
+        z1 = z1.add(z1.rearrange(SWAP2));
+        out[(t + 1) * rows + r] = z1.add(z1.rearrange(SWAP1)).lane(0);
+        FloatVector z2 = acc2.sub(off2);
+        z2 = z2.add(z2.rearrange(SWAP4));
+        z2 = z2.add(z2.rearrange(SWAP2));
+        out[(t + 2) * rows + r] = z2.add(z2.rearrange(SWAP1)).lane(0);
+        FloatVector z3 = acc3.sub(off3);
+        z3 = z3.add(z3.rearrange(SWAP4));
+        z3 = z3.add(z3.rearrange(SWAP2));
+        out[(t + 3) * rows + r] = z3.add(z3.rearrange(SWAP1)).lane(0);
+    }
+
     /** Q5_K row at {@code base} x activation row {@code t} of {@code a}. */
     static float dotQ5_K(MemorySegment w, long base, int blocks, Q8KActivations a, int t) {
         short[] q = a.wideQuants();
@@ -396,6 +489,96 @@ final class KQuantKernels {
         z0 = z0.add(z0.rearrange(SWAP4));
         z0 = z0.add(z0.rearrange(SWAP2));
         return z0.add(z0.rearrange(SWAP1)).lane(0);
+    }
+
+    /**
+     * Q6_K row {@code r} (at {@code base}) times activation rows {@code t .. t + 3} (prompt processing), in float, each
+     * output bit for bit what {@link #dotQ6_K} gives, as {@link #dotQ4_Kx4} is to {@link #dotQ4_K}: lane j keeps the
+     * products of quants 2j and 2j + 1 of each group of 16 (each weight, 0-63, times its group's scale, at most
+     * 63 x 128 in magnitude; activations from {@link Q8KActivations#pairedQuants}), summed over half a super-block,
+     * every partial sum an integer below 2^24 (16 x 63 x 128 x 127), so every float operation is exact.
+     * {@code scales}: scratch space for 8 floats.
+     */
+    static void dotQ6_Kx4(MemorySegment w, long base, int blocks, Q8KActivations a, int t, float[] out, int rows, int r,
+                          float[] scales) {
+        float[] x = a.pairedQuants();
+        float[] ys = a.scales();
+        int[] bs = a.bsums();
+        FloatVector zero = FloatVector.zero(F);
+        FloatVector acc0 = zero, off0 = zero, acc1 = zero, off1 = zero, acc2 = zero, off2 = zero, acc3 = zero, off3 = zero;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 210;
+            int ab0 = t * blocks + b;
+            int ab1 = ab0 + blocks;
+            int ab2 = ab1 + blocks;
+            int ab3 = ab2 + blocks;
+            float dw = Float.float16ToFloat(w.get(I16, bo + 208));
+            FloatVector d0 = FloatVector.broadcast(F, dw * ys[ab0]);
+            FloatVector d1 = FloatVector.broadcast(F, dw * ys[ab1]);
+            FloatVector d2 = FloatVector.broadcast(F, dw * ys[ab2]);
+            FloatVector d3 = FloatVector.broadcast(F, dw * ys[ab3]);
+            for (int h = 0; h < 2; h++) {
+                long ql = bo + 64L * h;
+                long qh = bo + 128 + 32L * h;
+                IntVector sv = (IntVector) ByteVector.fromMemorySegment(B64, w, bo + 192 + 8L * h, LE).convertShape(VectorOperators.B2I, I, 0);
+                ((FloatVector) sv.convert(VectorOperators.I2F, 0)).intoArray(scales, 0);
+                FloatVector i0 = zero, i1 = zero, i2 = zero, i3 = zero;
+                // groups k and k + 4: the low and high nibbles of the 16 bytes at ql + 16k, their top bits from the bytes
+                // at qh + 16 (k & 1), bits 0-1 (k = 0, 1) or 2-3 (k = 2, 3) for group k, bits 4-5 or 6-7 for k + 4
+                for (int k = 0; k < 4; k++) {
+                    int hs = 2 * (k >> 1);
+                    ShortVector l = (ShortVector) ByteVector.fromMemorySegment(B128, w, ql + 16L * k, LE).convertShape(VectorOperators.B2S, S, 0);
+                    ShortVector hq = (ShortVector) ByteVector.fromMemorySegment(B128, w, qh + 16L * (k & 1), LE).convertShape(VectorOperators.B2S, S, 0);
+                    IntVector nl = l.and((short) 15).or(hq.lanewise(VectorOperators.LSHL, 4).lanewise(VectorOperators.LSHR, hs).and((short) 0x30)).reinterpretAsInts();
+                    IntVector nh = l.lanewise(VectorOperators.LSHR, 4).and((short) 15).or(hq.lanewise(VectorOperators.LSHR, hs).and((short) 0x30)).reinterpretAsInts();
+                    FloatVector cl = FloatVector.broadcast(F, scales[k]);
+                    FloatVector ch = FloatVector.broadcast(F, scales[k + 4]);
+                    FloatVector el = ((FloatVector) nl.and(63).convert(VectorOperators.I2F, 0)).mul(cl);
+                    FloatVector ol = ((FloatVector) nl.lanewise(VectorOperators.LSHR, 16).convert(VectorOperators.I2F, 0)).mul(cl);
+                    FloatVector eh = ((FloatVector) nh.and(63).convert(VectorOperators.I2F, 0)).mul(ch);
+                    FloatVector oh = ((FloatVector) nh.lanewise(VectorOperators.LSHR, 16).convert(VectorOperators.I2F, 0)).mul(ch);
+                    // group k's quants 16k .. 16k + 15 of the half: its even ones at 32 (k / 2) + 8 (k % 2) of the paired
+                    // quants, its odd ones 16 further; group k + 4's 64 further
+                    int xl = 128 * h + 32 * (k >> 1) + 8 * (k & 1);
+                    int x0 = ab0 * QK + xl;
+                    i0 = oh.fma(FloatVector.fromArray(F, x, x0 + 80), eh.fma(FloatVector.fromArray(F, x, x0 + 64),
+                            ol.fma(FloatVector.fromArray(F, x, x0 + 16), el.fma(FloatVector.fromArray(F, x, x0), i0))));
+                    int x1 = ab1 * QK + xl;
+                    i1 = oh.fma(FloatVector.fromArray(F, x, x1 + 80), eh.fma(FloatVector.fromArray(F, x, x1 + 64),
+                            ol.fma(FloatVector.fromArray(F, x, x1 + 16), el.fma(FloatVector.fromArray(F, x, x1), i1))));
+                    int x2 = ab2 * QK + xl;
+                    i2 = oh.fma(FloatVector.fromArray(F, x, x2 + 80), eh.fma(FloatVector.fromArray(F, x, x2 + 64),
+                            ol.fma(FloatVector.fromArray(F, x, x2 + 16), el.fma(FloatVector.fromArray(F, x, x2), i2))));
+                    int x3 = ab3 * QK + xl;
+                    i3 = oh.fma(FloatVector.fromArray(F, x, x3 + 80), eh.fma(FloatVector.fromArray(F, x, x3 + 64),
+                            ol.fma(FloatVector.fromArray(F, x, x3 + 16), el.fma(FloatVector.fromArray(F, x, x3), i3))));
+                }
+                acc0 = i0.fma(d0, acc0);
+                off0 = ((FloatVector) sv.mul(IntVector.fromArray(I, bs, ab0 * 16 + 8 * h)).convert(VectorOperators.I2F, 0)).fma(d0, off0);
+                acc1 = i1.fma(d1, acc1);
+                off1 = ((FloatVector) sv.mul(IntVector.fromArray(I, bs, ab1 * 16 + 8 * h)).convert(VectorOperators.I2F, 0)).fma(d1, off1);
+                acc2 = i2.fma(d2, acc2);
+                off2 = ((FloatVector) sv.mul(IntVector.fromArray(I, bs, ab2 * 16 + 8 * h)).convert(VectorOperators.I2F, 0)).fma(d2, off2);
+                acc3 = i3.fma(d3, acc3);
+                off3 = ((FloatVector) sv.mul(IntVector.fromArray(I, bs, ab3 * 16 + 8 * h)).convert(VectorOperators.I2F, 0)).fma(d3, off3);
+            }
+        }
+        FloatVector z0 = acc0.sub(off0.mul(32f));
+        z0 = z0.add(z0.rearrange(SWAP4));
+        z0 = z0.add(z0.rearrange(SWAP2));
+        out[(t + 0) * rows + r] = z0.add(z0.rearrange(SWAP1)).lane(0);
+        FloatVector z1 = acc1.sub(off1.mul(32f));
+        z1 = z1.add(z1.rearrange(SWAP4));
+        z1 = z1.add(z1.rearrange(SWAP2));
+        out[(t + 1) * rows + r] = z1.add(z1.rearrange(SWAP1)).lane(0);
+        FloatVector z2 = acc2.sub(off2.mul(32f));
+        z2 = z2.add(z2.rearrange(SWAP4));
+        z2 = z2.add(z2.rearrange(SWAP2));
+        out[(t + 2) * rows + r] = z2.add(z2.rearrange(SWAP1)).lane(0);
+        FloatVector z3 = acc3.sub(off3.mul(32f));
+        z3 = z3.add(z3.rearrange(SWAP4));
+        z3 = z3.add(z3.rearrange(SWAP2));
+        out[(t + 3) * rows + r] = z3.add(z3.rearrange(SWAP1)).lane(0);
     }
 
     /** {@link #dotQ6_K} for activation rows {@code t} and {@code t + 1}, each weight block unpacked once; bit-identical. */

@@ -125,9 +125,9 @@ public final class VectorBackend implements Backend {
      */
     private void prepare(Tensor[] ws, Activations x) {
         x.prepare(ws[0].activationFormat());
-        if (wide && x.count() >= 4) {
+        if (x.count() >= 4) {
             for (Tensor w : ws) {
-                if (w instanceof Q4_KTensor || w instanceof Q5_KTensor) {
+                if (w instanceof Q4_KTensor || wide && w instanceof Q5_KTensor || !wide && w instanceof Q6_KTensor) {
                     x.q8k().preparePairedQuants();
                     return;
                 }
@@ -267,6 +267,40 @@ public final class VectorBackend implements Backend {
         }
     }
 
+    /**
+     * Q4_K or Q6_K rows {@code [from, to)} times {@code count >= 4} activation rows at 256 bits, in tiles of {@value
+     * #K_TILE} rows: each group of four tokens passes over the tile ({@code KQuantKernels.dotQ4_Kx4} / {@code
+     * dotQ6_Kx4}, in float: each unpacked weight vector serves the four), the last {@code count % 4} tokens go through
+     * the two-token and one-token kernels. Every kernel gives each (row, token) the same bits. (Eight tokens at once
+     * took C2 past what it compiles: 100 times slower.)
+     */
+    private static void kQuantQuadTiles(GgmlType type, MemorySegment seg, long rowBytes, int rows, int blocks,
+                                        Q8KActivations a, int count, float[] out, int from, int to) {
+        float[] scratch = new float[16];
+        int quads = count - count % 4;
+        int pairs = quads + (count - quads) / 2 * 2;
+        for (int r0 = from; r0 < to; r0 += K_TILE) {
+            int r1 = Math.min(to, r0 + K_TILE);
+            for (int t = 0; t < quads; t += 4) {
+                for (int r = r0; r < r1; r++) {
+                    switch (type) {
+                        case Q4_K -> KQuantKernels.dotQ4_Kx4(seg, r * rowBytes, blocks, a, t, out, rows, r, scratch);
+                        case Q6_K -> KQuantKernels.dotQ6_Kx4(seg, r * rowBytes, blocks, a, t, out, rows, r, scratch);
+                        default -> throw notKQuant(type, "Q4_K or Q6_K (the 256-bit four-token kernels)");
+                    }
+                }
+            }
+            for (int r = r0; r < r1; r++) {
+                for (int t = quads; t < pairs; t += 2) {
+                    twoTokens(type, false, seg, r * rowBytes, blocks, a, t, out, rows, r);
+                }
+                for (int t = pairs; t < count; t++) {
+                    out[t * rows + r] = oneToken(type, false, seg, r * rowBytes, blocks, a, t);
+                }
+            }
+        }
+    }
+
     /** The two-token kernel of K-quant {@code type} at 512 bits ({@code wide}) or 256: tokens {@code t, t + 1}. */
     private static void twoTokens(GgmlType type, boolean wide, MemorySegment seg, long base, int blocks,
                                   Q8KActivations a, int t, float[] out, int rows, int r) {
@@ -358,6 +392,10 @@ public final class VectorBackend implements Backend {
                     kQuantTiles(GgmlType.Q4_K, seg, rowBytes, rows, blocks, a, count, out, from, to);
                     return;
                 }
+                if (count >= 4) {
+                    kQuantQuadTiles(GgmlType.Q4_K, seg, rowBytes, rows, blocks, a, count, out, from, to);
+                    return;
+                }
                 kQuantPairTiles(GgmlType.Q4_K, wide, seg, rowBytes, rows, blocks, a, count, out, from, to);
             }
             case Q5_KTensor q -> {
@@ -371,6 +409,10 @@ public final class VectorBackend implements Backend {
             }
             case Q6_KTensor q -> {
                 Q8KActivations a = x.q8k();
+                if (!wide && count >= 4) {
+                    kQuantQuadTiles(GgmlType.Q6_K, seg, rowBytes, rows, cols / Q8KActivations.BLOCK, a, count, out, from, to);
+                    return;
+                }
                 kQuantPairTiles(GgmlType.Q6_K, wide, seg, rowBytes, rows, cols / Q8KActivations.BLOCK, a, count, out,
                         from, to);
             }
