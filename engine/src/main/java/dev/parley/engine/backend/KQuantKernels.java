@@ -297,6 +297,110 @@ final class KQuantKernels {
         out[(t + 3) * rows + r] = z3.add(z3.rearrange(SWAP1)).lane(0);
     }
 
+    /**
+     * Q5_K row {@code r} (at {@code base}) times activation rows {@code t .. t + 3}, as {@link #dotQ4_Kx4} with each
+     * weight's fifth bit from the block's 32 high-bit bytes (bit j of byte i for quant i of sub-block j), at most
+     * 31 x 63 per weight and 32 x 31 x 63 x 127 per lane and super-block, below 2^24; bit for bit what {@link #dotQ5_K}
+     * gives. From {@link #dotQ4_Kx4}: lane j keeps what the integer kernel's lane j keeps, the products
+     * of quants 2j, 2j + 1, 2j + 16 and 2j + 17 of each sub-block, each weight times its sub-block's scale (at most
+     * 15 x 63) and each activation from {@link Q8KActivations#pairedQuants}. Every partial sum is an integer below
+     * 2^24 (32 products of at most 945 x 127 per lane and super-block), so every float operation is exact and a
+     * super-block's lanes equal the integer kernel's before they are scaled; what follows is the same float arithmetic
+     * as there. Four fused multiply-adds per 32 weights and token, against eight integer operations (AVX2 has no
+     * 16-bit multiply-add the Vector API reaches), and each unpacked weight vector serves four tokens.
+     * {@code scales}: scratch space for 12 floats.
+     */
+    static void dotQ5_Kx4(MemorySegment w, long base, int blocks, Q8KActivations a, int t, float[] out, int rows, int r,
+                          float[] scales) {
+        float[] x = a.pairedQuants();
+        float[] ys = a.scales();
+        int[] bs = a.bsums();
+        FloatVector zero = FloatVector.zero(F);
+        FloatVector acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero, off0 = zero, off1 = zero, off2 = zero, off3 = zero;
+        for (int b = 0; b < blocks; b++) {
+            long bo = base + (long) b * 176;
+            int ab0 = t * blocks + b;
+            int ab1 = ab0 + blocks;
+            int ab2 = ab1 + blocks;
+            int ab3 = ab2 + blocks;
+            // (the loads written out: a vector returned by a call C2 leaves out of a method this size is boxed)
+            IntVector lo = ((IntVector) ByteVector.fromMemorySegment(B64, w, bo + 4, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector mid = ((IntVector) ByteVector.fromMemorySegment(B64, w, bo + 8, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            IntVector hi = ((IntVector) ByteVector.fromMemorySegment(B64, w, bo + 12, LE).convertShape(VectorOperators.B2I, I, 0)).and(0xff);
+            // the 8 sub-blocks' scales (lanes 0-3 of each half) and, for lane g of a vector of sums of 16 activations,
+            // the min of sub-block g / 2 (first half) and g / 2 + 4 (second)
+            ((FloatVector) lo.and(63).convert(VectorOperators.I2F, 0)).intoArray(scales, 0);
+            ((FloatVector) hi.and(15).or(lo.lanewise(VectorOperators.LSHR, 2).and(0x30))
+                    .convert(VectorOperators.I2F, 0)).intoArray(scales, 4);
+            IntVector mLow = mid.and(63).rearrange(M_LOW);
+            IntVector mHigh = hi.lanewise(VectorOperators.LSHR, 4).and(15)
+                    .or(mid.lanewise(VectorOperators.LSHR, 2).and(0x30)).rearrange(M_LOW);
+            // the high-bit bytes of quants 0-15 and 16-31 (each pair of bytes in an int lane), moved up 4 bits: sub-block
+            // j's bit of the even quant then sits at bit 4 + j, of the odd one at bit 20 + j
+            IntVector ha = ((ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 16, LE).convertShape(VectorOperators.B2S, S, 0))
+                    .reinterpretAsInts().lanewise(VectorOperators.LSHL, 4);
+            IntVector hb = ((ShortVector) ByteVector.fromMemorySegment(B128, w, bo + 32, LE).convertShape(VectorOperators.B2S, S, 0))
+                    .reinterpretAsInts().lanewise(VectorOperators.LSHL, 4);
+            FloatVector i0 = zero, i1 = zero, i2 = zero, i3 = zero;
+            for (int j = 0; j < 8; j++) {
+                int shift = (j & 1) * 4;
+                long at = bo + 48 + 32L * (j >> 1);
+                IntVector na = ((ShortVector) ByteVector.fromMemorySegment(B128, w, at, LE).convertShape(VectorOperators.B2S, S, 0)).reinterpretAsInts().lanewise(VectorOperators.LSHR, shift);
+                IntVector nb = ((ShortVector) ByteVector.fromMemorySegment(B128, w, at + 16, LE).convertShape(VectorOperators.B2S, S, 0)).reinterpretAsInts().lanewise(VectorOperators.LSHR, shift);
+                FloatVector c = FloatVector.broadcast(F, scales[j]);
+                IntVector hj = ha.lanewise(VectorOperators.LSHR, j), hk = hb.lanewise(VectorOperators.LSHR, j);
+                FloatVector ea = ((FloatVector) na.and(15).or(hj.and(16)).convert(VectorOperators.I2F, 0)).mul(c);
+                FloatVector oa = ((FloatVector) na.lanewise(VectorOperators.LSHR, 16).and(15).or(hj.lanewise(VectorOperators.LSHR, 16).and(16))
+                        .convert(VectorOperators.I2F, 0)).mul(c);
+                FloatVector eb = ((FloatVector) nb.and(15).or(hk.and(16)).convert(VectorOperators.I2F, 0)).mul(c);
+                FloatVector ob = ((FloatVector) nb.lanewise(VectorOperators.LSHR, 16).and(15).or(hk.lanewise(VectorOperators.LSHR, 16).and(16))
+                        .convert(VectorOperators.I2F, 0)).mul(c);
+                int x0 = ab0 * QK + 32 * j;
+                i0 = ob.fma(FloatVector.fromArray(F, x, x0 + 24), oa.fma(FloatVector.fromArray(F, x, x0 + 16),
+                        eb.fma(FloatVector.fromArray(F, x, x0 + 8), ea.fma(FloatVector.fromArray(F, x, x0), i0))));
+                int x1 = ab1 * QK + 32 * j;
+                i1 = ob.fma(FloatVector.fromArray(F, x, x1 + 24), oa.fma(FloatVector.fromArray(F, x, x1 + 16),
+                        eb.fma(FloatVector.fromArray(F, x, x1 + 8), ea.fma(FloatVector.fromArray(F, x, x1), i1))));
+                int x2 = ab2 * QK + 32 * j;
+                i2 = ob.fma(FloatVector.fromArray(F, x, x2 + 24), oa.fma(FloatVector.fromArray(F, x, x2 + 16),
+                        eb.fma(FloatVector.fromArray(F, x, x2 + 8), ea.fma(FloatVector.fromArray(F, x, x2), i2))));
+                int x3 = ab3 * QK + 32 * j;
+                i3 = ob.fma(FloatVector.fromArray(F, x, x3 + 24), oa.fma(FloatVector.fromArray(F, x, x3 + 16),
+                        eb.fma(FloatVector.fromArray(F, x, x3 + 8), ea.fma(FloatVector.fromArray(F, x, x3), i3))));
+            }
+            float dw = Float.float16ToFloat(w.get(I16, bo));
+            float dm = Float.float16ToFloat(w.get(I16, bo + 2));
+            acc0 = i0.fma(FloatVector.broadcast(F, dw * ys[ab0]), acc0);
+            off0 = ((FloatVector) mLow.mul(IntVector.fromArray(I, bs, ab0 * 16)).add(mHigh.mul(IntVector.fromArray(I, bs, ab0 * 16 + 8)))
+                    .convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm * ys[ab0]), off0);
+            acc1 = i1.fma(FloatVector.broadcast(F, dw * ys[ab1]), acc1);
+            off1 = ((FloatVector) mLow.mul(IntVector.fromArray(I, bs, ab1 * 16)).add(mHigh.mul(IntVector.fromArray(I, bs, ab1 * 16 + 8)))
+                    .convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm * ys[ab1]), off1);
+            acc2 = i2.fma(FloatVector.broadcast(F, dw * ys[ab2]), acc2);
+            off2 = ((FloatVector) mLow.mul(IntVector.fromArray(I, bs, ab2 * 16)).add(mHigh.mul(IntVector.fromArray(I, bs, ab2 * 16 + 8)))
+                    .convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm * ys[ab2]), off2);
+            acc3 = i3.fma(FloatVector.broadcast(F, dw * ys[ab3]), acc3);
+            off3 = ((FloatVector) mLow.mul(IntVector.fromArray(I, bs, ab3 * 16)).add(mHigh.mul(IntVector.fromArray(I, bs, ab3 * 16 + 8)))
+                    .convert(VectorOperators.I2F, 0)).fma(FloatVector.broadcast(F, dm * ys[ab3]), off3);
+        }
+        FloatVector z0 = acc0.sub(off0);
+        z0 = z0.add(z0.rearrange(SWAP4));
+        z0 = z0.add(z0.rearrange(SWAP2));
+        out[t * rows + r] = z0.add(z0.rearrange(SWAP1)).lane(0);
+        FloatVector z1 = acc1.sub(off1);
+        z1 = z1.add(z1.rearrange(SWAP4));
+        z1 = z1.add(z1.rearrange(SWAP2));
+        out[(t + 1) * rows + r] = z1.add(z1.rearrange(SWAP1)).lane(0);
+        FloatVector z2 = acc2.sub(off2);
+        z2 = z2.add(z2.rearrange(SWAP4));
+        z2 = z2.add(z2.rearrange(SWAP2));
+        out[(t + 2) * rows + r] = z2.add(z2.rearrange(SWAP1)).lane(0);
+        FloatVector z3 = acc3.sub(off3);
+        z3 = z3.add(z3.rearrange(SWAP4));
+        z3 = z3.add(z3.rearrange(SWAP2));
+        out[(t + 3) * rows + r] = z3.add(z3.rearrange(SWAP1)).lane(0);
+    }
+
     /** Q5_K row at {@code base} x activation row {@code t} of {@code a}. */
     static float dotQ5_K(MemorySegment w, long base, int blocks, Q8KActivations a, int t) {
         short[] q = a.wideQuants();

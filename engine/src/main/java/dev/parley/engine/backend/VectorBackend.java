@@ -127,7 +127,7 @@ public final class VectorBackend implements Backend {
         x.prepare(ws[0].activationFormat());
         if (x.count() >= 4) {
             for (Tensor w : ws) {
-                if (w instanceof Q4_KTensor || wide && w instanceof Q5_KTensor || !wide && w instanceof Q6_KTensor) {
+                if (w instanceof Q4_KTensor || w instanceof Q5_KTensor || !wide && w instanceof Q6_KTensor) {
                     x.q8k().preparePairedQuants();
                     return;
                 }
@@ -268,9 +268,9 @@ public final class VectorBackend implements Backend {
     }
 
     /**
-     * Q4_K or Q6_K rows {@code [from, to)} times {@code count >= 4} activation rows at 256 bits, in tiles of {@value
-     * #K_TILE} rows: each group of four tokens passes over the tile ({@code KQuantKernels.dotQ4_Kx4} / {@code
-     * dotQ6_Kx4}, in float: each unpacked weight vector serves the four), the last {@code count % 4} tokens go through
+     * Q4_K, Q5_K or Q6_K rows {@code [from, to)} times {@code count >= 4} activation rows at 256 bits, in tiles of
+     * {@value #K_TILE} rows: each group of four tokens passes over the tile ({@code KQuantKernels.dotQ4_Kx4}, {@code
+     * dotQ5_Kx4}, {@code dotQ6_Kx4}, in float: each unpacked weight vector serves the four), the last {@code count % 4} tokens go through
      * the two-token and one-token kernels. Every kernel gives each (row, token) the same bits. (Eight tokens at once
      * took C2 past what it compiles: 100 times slower.)
      */
@@ -285,8 +285,9 @@ public final class VectorBackend implements Backend {
                 for (int r = r0; r < r1; r++) {
                     switch (type) {
                         case Q4_K -> KQuantKernels.dotQ4_Kx4(seg, r * rowBytes, blocks, a, t, out, rows, r, scratch);
+                        case Q5_K -> KQuantKernels.dotQ5_Kx4(seg, r * rowBytes, blocks, a, t, out, rows, r, scratch);
                         case Q6_K -> KQuantKernels.dotQ6_Kx4(seg, r * rowBytes, blocks, a, t, out, rows, r, scratch);
-                        default -> throw notKQuant(type, "Q4_K or Q6_K (the 256-bit four-token kernels)");
+                        default -> throw notKQuant(type, "Q4_K, Q5_K or Q6_K (the 256-bit four-token kernels)");
                     }
                 }
             }
@@ -403,6 +404,10 @@ public final class VectorBackend implements Backend {
                 int blocks = cols / Q8KActivations.BLOCK;
                 if (wide && count >= 4) {
                     kQuantTiles(GgmlType.Q5_K, seg, rowBytes, rows, blocks, a, count, out, from, to);
+                    return;
+                }
+                if (count >= 4) {
+                    kQuantQuadTiles(GgmlType.Q5_K, seg, rowBytes, rows, blocks, a, count, out, from, to);
                     return;
                 }
                 kQuantPairTiles(GgmlType.Q5_K, wide, seg, rowBytes, rows, blocks, a, count, out, from, to);
