@@ -819,8 +819,8 @@ final class ListenLoop implements Runnable {
      * what is your name"). In {@code LongTurnsOfTheRoomTest} (five rooms, a voice talking on for 20 s, its active level
      * 9.5 dB below the user's) the turns held 13.9-16.2 s of voice, their loudest half second 5.2-6.9 dB below the
      * user's level; with the user's question said over it, 1.2 dB below to 0.6 dB above it. The user's own long turn
-     * holds their level too. The turn's voice teaches the room's quiet, as a turn of the room before the cue does
-     * ({@link #roomBeforeTheCue}), so that what the same voice says next is judged against it.
+     * holds their level too. (The dropped turn's voice does not teach the room's quiet: what the same voice says next
+     * in less than 4 s is judged by the other rules.)
      */
     static final double LONG_TURN_MILLIS = 4000;
     /** See {@link #LONG_TURN_MILLIS}: how much of a long turn's loudest voice is weighed, ms. */
@@ -1146,13 +1146,6 @@ final class ListenLoop implements Runnable {
             // `bench duplex` (bedroom, SNR 10): an 18 s turn at -37.5 dBFS over a quiet of -40.5 became the user's
             // level, and the bed's "nine" at -38.5 was then a turn as loud as theirs
             userVoice.dropped();
-        }
-        if (room && talking) {
-            // its voice is the room's from now on: the next words it says are judged against it, not the pause before
-            for (double[] f : userVoice.pendingVoiced()) {
-                quietFloor.addLater(f[0], f[1]);
-                quietPeaks.addLater(f[0], f[1]);
-            }
         }
         boolean withdraw = room && tentativeSent;
         resetUtterance();

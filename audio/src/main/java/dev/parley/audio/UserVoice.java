@@ -167,15 +167,6 @@ final class UserVoice {
         return level;
     }
 
-    /** The voiced frames of the utterance being heard, in order: each its short-term level (dBFS) and length (ms). */
-    List<double[]> pendingVoiced() {
-        List<double[]> copy = new ArrayList<>(pending.size());
-        for (double[] f : pending) {
-            copy.add(f.clone());
-        }
-        return copy;
-    }
-
     /** The median short-term level of the voiced speech over the held reply, dBFS. */
     double heldLevelDbfs() {
         return held.floorDbfs();

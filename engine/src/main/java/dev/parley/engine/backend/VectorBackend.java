@@ -120,8 +120,9 @@ public final class VectorBackend implements Backend {
     }
 
     /**
-     * Prepares the activations in the form the weights take, here on the dispatching thread: the Q4_K prompt kernel's
-     * paired quants too (the Q4_K and Q5_K prompt kernels'), so that no worker fills a shared buffer.
+     * Prepares the activations in the form the weights take, here on the dispatching thread: the paired quants of the
+     * float prompt kernels too (Q4_K and Q5_K at both widths, Q6_K at 256 bits), so that no worker fills a shared
+     * buffer.
      */
     private void prepare(Tensor[] ws, Activations x) {
         x.prepare(ws[0].activationFormat());
@@ -270,9 +271,9 @@ public final class VectorBackend implements Backend {
     /**
      * Q4_K, Q5_K or Q6_K rows {@code [from, to)} times {@code count >= 4} activation rows at 256 bits, in tiles of
      * {@value #K_TILE} rows: each group of four tokens passes over the tile ({@code KQuantKernels.dotQ4_Kx4}, {@code
-     * dotQ5_Kx4}, {@code dotQ6_Kx4}, in float: each unpacked weight vector serves the four), the last {@code count % 4} tokens go through
-     * the two-token and one-token kernels. Every kernel gives each (row, token) the same bits. (Eight tokens at once
-     * took C2 past what it compiles: 100 times slower.)
+     * dotQ5_Kx4}, {@code dotQ6_Kx4}, in float: each unpacked weight vector serves the four), the last {@code count % 4}
+     * tokens go through the two-token and one-token kernels. Every kernel gives each (row, token) the same bits.
+     * (Eight tokens at once took C2 past what it compiles: 100 times slower.)
      */
     private static void kQuantQuadTiles(GgmlType type, MemorySegment seg, long rowBytes, int rows, int blocks,
                                         Q8KActivations a, int count, float[] out, int from, int to) {
