@@ -88,7 +88,32 @@ class DuplexBenchTest {
         List<String> table = lines.stream().filter(l -> l.startsWith("| office-small |")).toList();
         assertEquals(1, table.size(), "one row per room x echo x SNR: " + run);
         assertTrue(table.getFirst().startsWith("| office-small | -10 | 20 | 2 | " + replies + " | "), table.getFirst());
-        assertEquals(17, table.getFirst().split("\\|", -1).length, "fifteen columns: " + table.getFirst());
+        assertEquals(19, table.getFirst().split("\\|", -1).length, "seventeen columns: " + table.getFirst());
+        // the time lines above the final five: the end of turn of the one SNR, first audio, the front end's cost
+        List<String> eot = lines.stream().filter(l -> l.startsWith("end of turn (the user's voice end -> final transcript)")).toList();
+        assertEquals(1, eot.size(), run.toString());
+        Matcher turns = Pattern.compile(".* 20 dB (\\d+|-) \\(P90 (\\d+|-), (\\d+) turns\\)").matcher(eot.getFirst());
+        assertTrue(turns.matches(), eot.getFirst());
+        Matcher audio = Pattern.compile("speech end -> first audio: median (\\d+|-) ms, P90 (\\d+|-) ms \\((\\d+) replies\\)")
+                .matcher(lines.stream().filter(l -> l.startsWith("speech end -> first audio")).findFirst().orElse(""));
+        assertTrue(audio.matches(), run.toString());
+        int timed = Integer.parseInt(turns.group(3));
+        assertTrue(timed <= 2 && Integer.parseInt(audio.group(3)) <= timed, "two questions at most, each replied once: " + run);
+        if (Integer.parseInt(audio.group(3)) > 0) {
+            // a reply cannot sound before the turn it answers has ended, nor either before the user stopped talking
+            assertTrue(Integer.parseInt(turns.group(1)) > 0, eot.getFirst());
+            assertTrue(Integer.parseInt(audio.group(1)) > 0, run.toString());
+        }
+        String frontEnd = lines.stream().filter(l -> l.startsWith("audio front end")).findFirst().orElse("");
+        if (aec.equals("off")) {
+            assertEquals("audio front end: none ran (--aec off)", frontEnd);
+        } else {
+            Matcher cost = Pattern.compile("audio front end per 10 ms frame: median (\\d+) us, P99 (\\d+) us, .* \\((\\d+) frames\\)")
+                    .matcher(frontEnd);
+            assertTrue(cost.matches(), run.toString());
+            assertTrue(Long.parseLong(cost.group(3)) >= 100 * 5, "every 10 ms frame of the run is counted: " + frontEnd);
+            assertTrue(Long.parseLong(cost.group(1)) > 0 && Long.parseLong(cost.group(1)) <= Long.parseLong(cost.group(2)), frontEnd);
+        }
     }
 
     @Test

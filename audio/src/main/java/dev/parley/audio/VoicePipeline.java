@@ -7,6 +7,7 @@ import dev.parley.audio.capture.AudioSource;
 import dev.parley.audio.device.DeviceFault;
 import dev.parley.audio.device.DeviceWatcher;
 import dev.parley.audio.frontend.AudioFrontEnd;
+import dev.parley.audio.frontend.FrameCost;
 import dev.parley.audio.frontend.FrontEndSource;
 import dev.parley.audio.frontend.FrontEndStats;
 import dev.parley.audio.frontend.PassThroughFrontEnd;
@@ -192,6 +193,14 @@ public final class VoicePipeline implements AutoCloseable {
     /** The audio front end's live figures (echo return loss enhancement, delay). */
     public FrontEndStats frontEndStats() {
         return frontEnd.stats();
+    }
+
+    /**
+     * What the audio front end has cost per 10 ms frame since {@link #start()} (a snapshot; empty where no front end
+     * runs, or before the start).
+     */
+    public synchronized FrameCost frontEndCost() {
+        return source instanceof FrontEndSource f ? f.frameCost() : new FrameCost();
     }
 
     /** What the front end does (or why it does less than asked). */

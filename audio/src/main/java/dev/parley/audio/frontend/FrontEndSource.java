@@ -37,6 +37,10 @@ public final class FrontEndSource implements AudioSource {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile IOException failure;
+    /** What each {@link AudioFrontEnd#process} call cost per frame it put out (the front end's thread). */
+    private final FrameCost cost = new FrameCost();
+    /** The time of calls that put out no frame yet (a remainder held back), counted with the next frame. */
+    private long pendingNanos;
 
     /** Starts processing {@code inner}'s frames at once. */
     public FrontEndSource(AudioSource inner, AudioFrontEnd frontEnd, int queueFrames) {
@@ -51,7 +55,14 @@ public final class FrontEndSource implements AudioSource {
             PcmAudio f;
             while (running && (f = inner.read()) != null) {
                 captured.add(f.samples());
+                long t0 = System.nanoTime();
                 PcmAudio clean = frontEnd.process(f);
+                pendingNanos += System.nanoTime() - t0;
+                int frames = clean.length() / AudioFrontEnd.FRAME_SAMPLES;
+                if (frames > 0) {
+                    cost.add(pendingNanos, frames);
+                    pendingNanos = 0;
+                }
                 // processed sample k stands for captured sample k - latency (a remainder the front end holds back
                 // for its next 10 ms frame is not in clean yet, so positions are counted, not taken from the end)
                 long from = cleaned - frontEnd.latencySamples();
@@ -117,6 +128,14 @@ public final class FrontEndSource implements AudioSource {
      */
     public double lastReductionDb() {
         return lastReduction;
+    }
+
+    /**
+     * What the front end has cost so far per 10 ms frame (a snapshot): wall-clock time of its calls on its own thread,
+     * which is about its CPU time unless the machine is short of cores.
+     */
+    public FrameCost frameCost() {
+        return cost.copy();
     }
 
     @Override

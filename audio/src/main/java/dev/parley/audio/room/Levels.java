@@ -75,6 +75,29 @@ public final class Levels {
         return -1;
     }
 
+    /**
+     * One past the last sample of the last active frame (where speech ends: the last 10 ms frame within {@value
+     * #ACTIVE_RANGE_DB} dB of the loudest, as {@link #onset} finds the first), or -1 for silence.
+     */
+    public static int end(float[] x, int sampleRate) {
+        int frame = Math.max(1, sampleRate / 100);
+        double loudest = 0;
+        for (int from = 0; from < x.length; from += frame) {
+            loudest = Math.max(loudest, frameEnergy(x, from, Math.min(x.length, from + frame)));
+        }
+        if (loudest <= 0) {
+            return -1;
+        }
+        double threshold = loudest * Math.pow(10, -ACTIVE_RANGE_DB / 10);
+        int last = -1;
+        for (int from = 0; from < x.length; from += frame) {
+            if (frameEnergy(x, from, Math.min(x.length, from + frame)) >= threshold) {
+                last = Math.min(x.length, from + frame);
+            }
+        }
+        return last;
+    }
+
     /** The linear gain that brings a signal at {@code fromDb} to {@code toDb}. */
     public static double gain(double fromDb, double toDb) {
         if (fromDb <= SILENCE_DB) {

@@ -166,7 +166,10 @@ public final class VirtualRoom implements AutoCloseable {
         }
         int onset = Math.max(0, Levels.onset(s, RATE));
         long start = sampleAt(System.nanoTime()) + (long) delayMillis * RATE / 1000;
-        ScheduledSpeech info = new ScheduledSpeech(label, nanosAt(start), nanosAt(start + onset), nanosAt(start + s.length));
+        int direct = setup.userPath() == null ? 0 : setup.userPath().leadingZeros();
+        int voiceEnd = Math.min(s.length, Math.max(onset, Levels.end(dry, RATE) + direct));
+        ScheduledSpeech info = new ScheduledSpeech(label, nanosAt(start), nanosAt(start + onset), nanosAt(start + voiceEnd),
+                nanosAt(start + s.length));
         speech.add(new Scheduled(s, start, info));
         return info;
     }

@@ -93,6 +93,9 @@ class FrontEndSourceTest {
             }
             // 64 blocks of 250 samples in 10 ms frames: 100 of them; the stream's end dropped those not yet read
             assertEquals(RATE / 160 * 160, samples, "samples read after the stream ended");
+            FrameCost cost = source.frameCost();
+            assertEquals(RATE / 160, cost.frames(), "each 10 ms frame's cost is counted once");
+            assertTrue(cost.percentileMicros(0.5) > 0 && cost.percentileMicros(0.5) <= cost.percentileMicros(0.99));
         }
     }
 

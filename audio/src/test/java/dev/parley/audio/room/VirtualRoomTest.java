@@ -103,6 +103,10 @@ class VirtualRoomTest {
             float[] tail = java.util.Arrays.copyOfRange(mic, RATE * 3 / 10, mic.length);
             assertEquals(-26, Levels.activeDb(tail, RATE), 0.5, "the user's speech at the speech level");
             assertTrue(said.onsetNanos() >= said.startNanos() && said.endNanos() > said.onsetNanos());
+            // no user path: the voice ends where the recording's last active frame does, before its trailing quiet
+            double voiceEnd = (said.voiceEndNanos() - said.startNanos()) * (double) RATE / 1e9;
+            assertEquals(Levels.end(Levels.toFloat(user.samples()), RATE), voiceEnd, 1.0);
+            assertTrue(said.voiceEndNanos() > said.onsetNanos() && said.voiceEndNanos() <= said.endNanos());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.parley.app.cli.bench;
 
+import dev.parley.audio.frontend.FrameCost;
 import dev.parley.audio.room.ScheduledSpeech;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,7 +23,9 @@ import java.util.function.BiPredicate;
  * covers its final transcript; one that belongs to none is a self-turn when Parley was audible in the
  * {@value #TURN_GRACE_MS} ms plus the end-of-turn silence before it, a noise false turn otherwise, if it has words:
  * a turn of nothing or only {@code [unk]} that belongs to no utterance is not counted, since the loop gives it no
- * reply and shows nothing ({@code parley talk} says "heard nothing I could understand").
+ * reply and shows nothing ({@code parley talk} says "heard nothing I could understand"). A question's turn with words
+ * is timed from where the user stopped talking ({@link ScheduledSpeech#voiceEndNanos()}) to its final transcript (the
+ * end of the turn) and to the first audio of its reply.
  */
 final class DuplexAnalysis {
     static final long EARLY_MS = 100;
@@ -37,10 +40,11 @@ final class DuplexAnalysis {
     }
 
     /**
-     * @param audible whether Parley's speaker played anything between two nanoTimes
+     * @param audible  whether Parley's speaker played anything between two nanoTimes
+     * @param frontEnd what the audio front end cost per frame over the run
      */
     static DuplexTally tally(DuplexEvents events, List<Utterance> said, int trials, int unanswered, int skipped,
-                             int noiseTrials, int endSilenceMs, BiPredicate<Long, Long> audible) {
+                             int noiseTrials, int endSilenceMs, BiPredicate<Long, Long> audible, FrameCost frontEnd) {
         long window = (endSilenceMs + TURN_GRACE_MS) * 1_000_000L;
         Set<Utterance> caught = new HashSet<>();
         List<Double> latencies = new ArrayList<>();
@@ -76,6 +80,8 @@ final class DuplexAnalysis {
         }
         Set<Utterance> claimed = new HashSet<>();
         List<String> heard = new ArrayList<>(Collections.nCopies(said.size(), (String) null));
+        List<Double> endOfTurn = new ArrayList<>();
+        List<Double> firstAudio = new ArrayList<>();
         int selfTurns = 0;
         int noiseTurns = 0;
         for (DuplexEvents.UserTurn turn : events.turns()) {
@@ -89,8 +95,19 @@ final class DuplexAnalysis {
                 }
             }
             if (owner >= 0) {
-                claimed.add(said.get(owner));
+                Utterance u = said.get(owner);
+                claimed.add(u);
                 heard.set(owner, turn.text());
+                if (!u.bargeIn() && !normalise(turn.text()).replace("[unk]", "").isBlank()) {
+                    // a question's turn: from where the user stopped talking to its final transcript, and to the
+                    // first audio of its reply (a barge-in's turn is timed from the double talk, so it is left out)
+                    long voiceEnd = u.speech().voiceEndNanos();
+                    endOfTurn.add((t - voiceEnd) / 1e6);
+                    Long played = replyStarts.get(turn.turn());
+                    if (played != null) {
+                        firstAudio.add((played - voiceEnd) / 1e6);
+                    }
+                }
             } else if (normalise(turn.text()).replace("[unk]", "").isBlank()) {
                 continue;       // no words: no reply, nothing shown
             } else if (audible.test(t - window, t)) {
@@ -111,7 +128,7 @@ final class DuplexAnalysis {
             }
         }
         return new DuplexTally(trials, events.replies().size(), unanswered, selfInterruptions, cutUnheard, selfTurns, bargeIns,
-                skipped, latencies, exact, noiseTurns, noiseTrials);
+                skipped, latencies, exact, noiseTurns, noiseTrials, endOfTurn, firstAudio, frontEnd);
     }
 
     /**

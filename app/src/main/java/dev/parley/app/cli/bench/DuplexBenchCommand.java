@@ -10,6 +10,7 @@ import dev.parley.audio.PcmAudio;
 import dev.parley.audio.VoiceSettings;
 import dev.parley.audio.asr.VoskRecognizer;
 import dev.parley.audio.capture.WavFileSource;
+import dev.parley.audio.frontend.FrameCost;
 import dev.parley.audio.room.ImpulseResponse;
 import dev.parley.audio.room.NoiseBed;
 import dev.parley.audio.room.NoiseBeds;
@@ -28,6 +29,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -173,6 +175,7 @@ final class DuplexBenchCommand implements Callable<Integer> {
                     () -> vads.open(vadChoice, vadModel, settings.vad(), SileroVadSettings.defaults()), speech, plan, err);
             List<String> rows = new ArrayList<>();
             DuplexTally total = DuplexTally.empty();
+            Map<Double, DuplexTally> bySnr = new LinkedHashMap<>();
             int condition = 0;
             for (Room room : roomList) {
                 double unit = VirtualRoom.echoLevel(voice, room.echo());
@@ -185,13 +188,17 @@ final class DuplexBenchCommand implements Callable<Integer> {
                         DuplexTally t = DuplexRun.run(shared, setup, label);
                         rows.add(row(room.name(), echo, snr, t));
                         total = total.plus(t);
+                        bySnr.merge(snr, t, DuplexTally::plus);
                     }
                 }
             }
             out.println("| room | echo dB | SNR dB | trials | replies | unanswered | self-interruptions | cut unheard | self-turns "
-                    + "| barge-in caught | median ms | p90 ms | skipped | transcripts exact | noise false turns |");
-            out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                    + "| barge-in caught | median ms | p90 ms | skipped | transcripts exact | noise false turns | end of turn ms "
+                    + "| first audio ms |");
+            out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
             rows.forEach(out::println);
+            out.println();
+            timings(bySnr, total).forEach(out::println);
             out.println();
             total.finalLines().forEach(out::println);
         }
@@ -208,10 +215,41 @@ final class DuplexBenchCommand implements Callable<Integer> {
     }
 
     private static String row(String room, double echo, double snr, DuplexTally t) {
-        return String.format(Locale.ROOT, "| %s | %+.0f | %.0f | %d | %d | %d | %d | %d | %d | %d/%d | %.0f | %.0f | %d | %d/%d | %d |",
+        return String.format(Locale.ROOT, "| %s | %+.0f | %.0f | %d | %d | %d | %d | %d | %d | %d/%d | %.0f | %.0f | %d | %d/%d | %d "
+                        + "| %s | %s |",
                 room, echo, snr, t.trials(), t.replies(), t.unanswered(), t.selfInterruptions(), t.cutUnheard(), t.selfTurns(),
                 t.detected(),
-                t.bargeIns(), t.medianMs(), t.p90Ms(), t.skipped(), t.exact(), t.bargeIns(), t.noiseFalseTurns());
+                t.bargeIns(), t.medianMs(), t.p90Ms(), t.skipped(), t.exact(), t.bargeIns(), t.noiseFalseTurns(),
+                median(t.endOfTurnMs()), median(t.firstAudioMs()));
+    }
+
+    /** The median of {@code ms}, or "-" where there is none. */
+    private static String median(List<Double> ms) {
+        return ms.isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", DuplexTally.percentile(ms, 0.5));
+    }
+
+    /**
+     * The lines on time above the final five: the end of turn per SNR (to set the noisy conditions beside the quietest,
+     * the highest SNR of the run), speech end to first audio, and what the front end cost per 10 ms frame.
+     */
+    static List<String> timings(Map<Double, DuplexTally> bySnr, DuplexTally total) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder eot = new StringBuilder("end of turn (the user's voice end -> final transcript), median ms by SNR:");
+        for (Map.Entry<Double, DuplexTally> e : bySnr.entrySet()) {
+            List<Double> ms = e.getValue().endOfTurnMs();
+            eot.append(String.format(Locale.ROOT, " %.0f dB %s (P90 %s, %d turns);", e.getKey(), median(ms),
+                    ms.isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", DuplexTally.percentile(ms, 0.9)), ms.size()));
+        }
+        lines.add(eot.substring(0, eot.length() - (bySnr.isEmpty() ? 0 : 1)));
+        List<Double> fa = total.firstAudioMs();
+        lines.add(String.format(Locale.ROOT, "speech end -> first audio: median %s ms, P90 %s ms (%d replies)", median(fa),
+                fa.isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", DuplexTally.percentile(fa, 0.9)), fa.size()));
+        FrameCost fe = total.frontEnd();
+        lines.add(fe.frames() == 0 ? "audio front end: none ran (--aec off)"
+                : String.format(Locale.ROOT, "audio front end per 10 ms frame: median %.0f us, P99 %.0f us, %.1f%% of real time at"
+                        + " the median (%d frames)", fe.percentileMicros(0.5), fe.percentileMicros(0.99),
+                        fe.percentileMicros(0.5) / 100, fe.frames()));
+        return lines;
     }
 
     /** A room: its echo path and the user's path (null: dry). */

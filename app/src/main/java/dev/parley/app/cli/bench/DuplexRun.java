@@ -7,6 +7,7 @@ import dev.parley.audio.PcmAudio;
 import dev.parley.audio.VoicePipeline;
 import dev.parley.audio.VoiceSettings;
 import dev.parley.audio.asr.VoskRecognizer;
+import dev.parley.audio.frontend.FrameCost;
 import dev.parley.audio.room.ScheduledSpeech;
 import dev.parley.audio.room.VirtualRoom;
 import dev.parley.audio.tts.SpeechSynthesizer;
@@ -52,6 +53,7 @@ final class DuplexRun {
         int unanswered = 0;
         int skipped = 0;
         VirtualRoom room = new VirtualRoom(setup);
+        FrameCost frontEndCost = new FrameCost();
         try (CachedSession session = s.model().newSession(s.context())) {
             EngineResponder responder = new EngineResponder(s.model().newConversation(session, null), s.sampler(), s.maxTokens());
             responder.warmUp();
@@ -101,6 +103,7 @@ final class DuplexRun {
                             s.plan().trials().size(), q.text(), what);
                 }
                 awaitQuiet(pipeline, room, events);
+                frontEndCost = pipeline.frontEndCost();
             }
         } finally {
             room.close();
@@ -110,7 +113,7 @@ final class DuplexRun {
             s.log().println("parley: bench duplex: " + label + ": voice loop error: " + e);
         }
         return DuplexAnalysis.tally(events, said, s.plan().trials().size(), unanswered, skipped, (int) s.plan().noiseOnly(),
-                s.settings().endOfTurnSilenceMillis(), room::playedBetween);
+                s.settings().endOfTurnSilenceMillis(), room::playedBetween, frontEndCost);
     }
 
     /** The run's events in time order on stderr, seconds from the first question. */

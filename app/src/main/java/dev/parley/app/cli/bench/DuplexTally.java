@@ -1,5 +1,6 @@
 package dev.parley.app.cli.bench;
 
+import dev.parley.audio.frontend.FrameCost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,12 +20,19 @@ import java.util.Locale;
  * @param exact             barge-ins whose turn's final transcript equals their transcript file
  * @param noiseFalseTurns   user turns that began while nobody spoke and Parley was silent
  * @param noiseTrials       trials in which nobody spoke during and after the reply
+ * @param endOfTurnMs       for each question heard with words, the user's voice end to the turn's final transcript
+ * @param firstAudioMs      for each of those that got a reply, the user's voice end to the reply's first audio
+ * @param frontEnd          what the audio front end cost per 10 ms frame
  */
 record DuplexTally(int trials, int replies, int unanswered, int selfInterruptions, int cutUnheard, int selfTurns, int bargeIns,
                    int skipped,
-                   List<Double> latenciesMs, int exact, int noiseFalseTurns, int noiseTrials) {
+                   List<Double> latenciesMs, int exact, int noiseFalseTurns, int noiseTrials, List<Double> endOfTurnMs,
+                   List<Double> firstAudioMs, FrameCost frontEnd) {
     DuplexTally {
         latenciesMs = List.copyOf(latenciesMs);
+        endOfTurnMs = List.copyOf(endOfTurnMs);
+        firstAudioMs = List.copyOf(firstAudioMs);
+        frontEnd = frontEnd.copy();
     }
 
     int detected() {
@@ -32,31 +40,36 @@ record DuplexTally(int trials, int replies, int unanswered, int selfInterruption
     }
 
     DuplexTally plus(DuplexTally o) {
-        List<Double> l = new ArrayList<>(latenciesMs);
-        l.addAll(o.latenciesMs);
         return new DuplexTally(trials + o.trials, replies + o.replies, unanswered + o.unanswered,
-                selfInterruptions + o.selfInterruptions, cutUnheard + o.cutUnheard, selfTurns + o.selfTurns, bargeIns + o.bargeIns, skipped + o.skipped, l,
-                exact + o.exact, noiseFalseTurns + o.noiseFalseTurns, noiseTrials + o.noiseTrials);
+                selfInterruptions + o.selfInterruptions, cutUnheard + o.cutUnheard, selfTurns + o.selfTurns, bargeIns + o.bargeIns, skipped + o.skipped,
+                joined(latenciesMs, o.latenciesMs), exact + o.exact, noiseFalseTurns + o.noiseFalseTurns, noiseTrials + o.noiseTrials,
+                joined(endOfTurnMs, o.endOfTurnMs), joined(firstAudioMs, o.firstAudioMs), frontEnd.plus(o.frontEnd));
+    }
+
+    private static List<Double> joined(List<Double> a, List<Double> b) {
+        List<Double> l = new ArrayList<>(a);
+        l.addAll(b);
+        return l;
     }
 
     static DuplexTally empty() {
-        return new DuplexTally(0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0);
+        return new DuplexTally(0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, List.of(), List.of(), new FrameCost());
     }
 
     double medianMs() {
-        return percentile(0.5);
+        return percentile(latenciesMs, 0.5);
     }
 
     double p90Ms() {
-        return percentile(0.9);
+        return percentile(latenciesMs, 0.9);
     }
 
-    /** Nearest-rank percentile of the latencies; 0 when there are none. */
-    private double percentile(double q) {
-        if (latenciesMs.isEmpty()) {
+    /** Nearest-rank percentile {@code q} of {@code values}; 0 when there are none. */
+    static double percentile(List<Double> values, double q) {
+        if (values.isEmpty()) {
             return 0;
         }
-        List<Double> s = latenciesMs.stream().sorted().toList();
+        List<Double> s = values.stream().sorted().toList();
         int rank = (int) Math.ceil(q * s.size());
         return s.get(Math.max(0, Math.min(s.size() - 1, rank - 1)));
     }

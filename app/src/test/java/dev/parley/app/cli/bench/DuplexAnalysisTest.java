@@ -2,6 +2,7 @@ package dev.parley.app.cli.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.parley.audio.frontend.FrameCost;
 import dev.parley.audio.room.ScheduledSpeech;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -10,8 +11,9 @@ import org.junit.jupiter.api.Test;
 class DuplexAnalysisTest {
     private static final long MS = 1_000_000L;
 
+    /** A recording from {@code startMs} to {@code endMs} whose voice ends 100 ms before the recording does. */
     private static DuplexAnalysis.Utterance said(String text, long startMs, long onsetMs, long endMs, boolean bargeIn) {
-        return new DuplexAnalysis.Utterance(new ScheduledSpeech(text, startMs * MS, onsetMs * MS, endMs * MS), text, bargeIn);
+        return new DuplexAnalysis.Utterance(new ScheduledSpeech(text, startMs * MS, onsetMs * MS, (endMs - 100) * MS, endMs * MS), text, bargeIn);
     }
 
     @Test
@@ -34,8 +36,10 @@ class DuplexAnalysisTest {
         ev.turnAt(31_900 * MS, 5, "tell me a [unk]");     // the second barge-in: not caught, wrong words
         long audibleFrom = 3000 * MS;
         long audibleTo = 9450 * MS;
+        FrameCost frontEnd = new FrameCost();
+        frontEnd.add(3_000_000, 10);
         DuplexTally t = DuplexAnalysis.tally(ev, List.of(question, bargeIn, missed), 3, 0, 0, 1, 600,
-                (a, b) -> a < audibleTo && b > audibleFrom);
+                (a, b) -> a < audibleTo && b > audibleFrom, frontEnd);
         assertEquals(2, t.replies());
         assertEquals(1, t.selfInterruptions());
         assertEquals(1, t.cutUnheard());
@@ -45,6 +49,12 @@ class DuplexAnalysisTest {
         assertEquals(250.0, t.medianMs(), 1e-9);
         assertEquals(1, t.exact());
         assertEquals(1, t.noiseFalseTurns());
+        // only the question's turn is timed, from where its voice ended (1900 ms), not the recording (2000 ms): not the
+        // self-turn, the noise's, nor the barge-in's (heard over the reply)
+        assertEquals(List.of(800.0), t.endOfTurnMs());
+        assertEquals(List.of(1100.0), t.firstAudioMs());
+        assertEquals(10, t.frontEnd().frames());
+        assertEquals(305.0, t.frontEnd().percentileMicros(0.5), 1e-9);
         assertEquals(List.of("self_interruptions=1 replies=2", "self_turns=1",
                 "barge_in detected=1 of=2 median_ms=250 p90_ms=250", "barge_in_transcript exact=1 of=2",
                 "noise_false_turns=1 noise_trials=1"), t.finalLines());
@@ -62,7 +72,7 @@ class DuplexAnalysisTest {
         ev.holdAt(6280 * MS, 1, true);                    // the barge-in holds it 180 ms after its onset
         ev.stopAt(7300 * MS, 1);                          // and the final transcript's words confirm the stop
         ev.turnAt(7300 * MS, 2, "stop");
-        DuplexTally t = DuplexAnalysis.tally(ev, List.of(question, bargeIn), 1, 0, 0, 0, 600, (a, b) -> true);
+        DuplexTally t = DuplexAnalysis.tally(ev, List.of(question, bargeIn), 1, 0, 0, 0, 600, (a, b) -> true, new FrameCost());
         assertEquals(0, t.selfInterruptions());
         assertEquals(1, t.detected());
         assertEquals(180.0, t.medianMs(), 1e-9, "latency to the hold that the stop confirmed");
@@ -72,9 +82,11 @@ class DuplexAnalysisTest {
     @Test
     void tallyPercentilesAreNearestRank() {
         DuplexTally t = new DuplexTally(10, 10, 0, 0, 0, 0, 10, 0, List.of(100.0, 400.0, 200.0, 300.0, 500.0, 600.0, 700.0,
-                800.0, 900.0, 1000.0), 0, 0, 0);
+                800.0, 900.0, 1000.0), 0, 0, 0, List.of(650.0, 700.0), List.of(900.0), new FrameCost());
         assertEquals(500.0, t.medianMs());
         assertEquals(900.0, t.p90Ms());
         assertEquals(t.latenciesMs().size() * 2, t.plus(t).detected());
+        assertEquals(List.of(650.0, 700.0, 650.0, 700.0), t.plus(t).endOfTurnMs());
+        assertEquals(650.0, DuplexTally.percentile(t.endOfTurnMs(), 0.5));
     }
 }
