@@ -154,8 +154,12 @@ final class ListenLoop implements Runnable {
      * taught itself judge its level: it teaches no user level and is never dropped as the room's.
      */
     private boolean turnBegunUnknown;
-    /** The voiced frames (level, ms) of a turn begun before the room's quiet was known, which taught no floor. */
-    private final List<double[]> unknownTurnVoiced = new ArrayList<>();
+    /**
+     * The voiced frames (level, ms) of the turn being heard while Parley is silent, the first {@link
+     * #MAX_TURN_FRAMES}: where the turn turns out to be the room's (begun before its quiet was known, {@link
+     * #roomBeforeTheCue}, or a long turn of its talking, {@link #LONG_TURN_MILLIS}), they teach it.
+     */
+    private final List<double[]> turnVoiced = new ArrayList<>();
     /** How loud the user's voice is (from their turns while Parley was silent): over a reply, quieter is the room. */
     private final UserVoice userVoice = new UserVoice(USER_VOICE_MARGIN_DB);
     /** The VAD heard speech start while Parley was silent, but it has not yet stood out of the quiet room's level. */
@@ -274,9 +278,8 @@ final class ListenLoop implements Runnable {
         boolean quiet = (!heardSpeech || turnBegunUnknown && !voiced) && !host.assistantActive();
         quietFloor.add(level, frame.durationMillis(), quiet);
         quietPeaks.add(level, frame.durationMillis(), quiet);
-        if (heardSpeech && turnBegunUnknown && !quiet && !host.assistantActive()
-                && unknownTurnVoiced.size() < MAX_UNKNOWN_TURN_FRAMES) {
-            unknownTurnVoiced.add(new double[] {level, frame.durationMillis()});
+        if (heardSpeech && voiced && !host.assistantActive() && turnVoiced.size() < MAX_TURN_FRAMES) {
+            turnVoiced.add(new double[] {level, frame.durationMillis()});
         }
         // a voice close to the microphone stands above the room's level; a bed of other voices sits at it
         boolean standsOut = floor.aboveFloorDb() >= ABOVE_FLOOR_DB;
@@ -563,7 +566,7 @@ final class ListenLoop implements Runnable {
     private void roomBeforeTheCue() {
         debug("turn begun before the room was known still going as Parley first speaks (%.0f ms of voice): the room's,"
                 + " dropped", userVoice.pendingMillis());
-        for (double[] f : unknownTurnVoiced) {
+        for (double[] f : turnVoiced) {
             quietFloor.addLater(f[0], f[1]);
             quietPeaks.addLater(f[0], f[1]);
         }
@@ -592,8 +595,8 @@ final class ListenLoop implements Runnable {
     /** See {@link #known}. */
     static final double BED_KNOWN_MILLIS = 400;
 
-    /** At most this many frames of a turn begun before the room was known are kept to teach the room's quiet. */
-    static final int MAX_UNKNOWN_TURN_FRAMES = 500;
+    /** At most this many voiced frames of a turn are kept to teach the room, should the turn be the room's. */
+    static final int MAX_TURN_FRAMES = 500;
 
     /**
      * Full duplex: whether the frame just heard over the reply was the user's voice rather than echo: the VAD leans
@@ -819,8 +822,9 @@ final class ListenLoop implements Runnable {
      * what is your name"). In {@code LongTurnsOfTheRoomTest} (five rooms, a voice talking on for 20 s, its active level
      * 9.5 dB below the user's) the turns held 13.9-16.2 s of voice, their loudest half second 5.2-6.9 dB below the
      * user's level; with the user's question said over it, 1.2 dB below to 0.6 dB above it. The user's own long turn
-     * holds their level too. (The dropped turn's voice does not teach the room's quiet: what the same voice says next
-     * in less than 4 s is judged by the other rules.)
+     * holds their level too. The dropped turn's voiced frames teach the room's loud moments ({@link #quietPeaks}), so
+     * that what the same voice says next in less than 4 s is the room's by {@link #withinTheRoom}: in {@code
+     * LongTurnsOfTheRoomTest} a sentence of the talker 2.5 s after its 20 s was otherwise a turn of its own.
      */
     static final double LONG_TURN_MILLIS = 4000;
     /** See {@link #LONG_TURN_MILLIS}: how much of a long turn's loudest voice is weighed, ms. */
@@ -1147,6 +1151,13 @@ final class ListenLoop implements Runnable {
             // level, and the bed's "nine" at -38.5 was then a turn as loud as theirs
             userVoice.dropped();
         }
+        if (talking && !echo) {
+            // the room talking: its voice is one of the room's loud moments, so that what it says next in less than
+            // LONG_TURN_MILLIS (a sentence after a pause) stands no higher above them than its talk and is the room's too
+            for (double[] f : turnVoiced) {
+                quietPeaks.addLater(f[0], f[1]);
+            }
+        }
         boolean withdraw = room && tentativeSent;
         resetUtterance();
         if (withdraw) {
@@ -1172,7 +1183,7 @@ final class ListenLoop implements Runnable {
         certainSegments.setLength(0);
         heardSpeech = false;
         turnBegunUnknown = false;
-        unknownTurnVoiced.clear();
+        turnVoiced.clear();
         silenceMillis = 0;
         lastVoiced = -1;
         lastPartial = "";

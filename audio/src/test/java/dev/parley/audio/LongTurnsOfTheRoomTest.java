@@ -37,6 +37,19 @@ class LongTurnsOfTheRoomTest {
     }
 
     @Test
+    void aSentenceOfTheTalkerAfterItsLongTurnIsTheRoomsToo() throws Exception {
+        for (String name : List.of("kitchen", "living-room")) {
+            Room r = new Room(name);
+            short[] talker = r.level(talking("espeak-ng", 3, 20), -TALKER_DB);
+            // 2.5 s after the 20 s, the same voice says one more sentence (2.4 s): too short to be a long turn
+            short[] more = r.level(DuplexCase.load(r.wav.resolve("espeak-ng/05-set-a-timer-for-five-minutes.wav")), -TALKER_DB);
+            OfflineDuplexRoom room = r.run(talker, null, null, more, 2000 + 20_000 + 2500);
+            assertEquals(1, room.turns().size(), name + ": the question only, but the turns were " + room.turns()
+                    + ": " + BenchRooms.events(room));
+        }
+    }
+
+    @Test
     void aQuestionSaidOverTheTalkingIsATurn() throws Exception {
         Room r = new Room("office-small");
         short[] talker = r.level(talking("espeak-ng", 3, 20), -TALKER_DB);
@@ -94,6 +107,12 @@ class LongTurnsOfTheRoomTest {
 
         /** The case, with the talker 2 s after the reply, the user's question 6 s after it, their long turn 2 s after. */
         OfflineDuplexRoom run(short[] talker, short[] question, short[] longTurn) throws Exception {
+            return run(talker, question, longTurn, null, 0);
+        }
+
+        /** {@link #run(short[], short[], short[])}, and {@code later} said {@code laterMillis} after the reply. */
+        OfflineDuplexRoom run(short[] talker, short[] question, short[] longTurn, short[] later, int laterMillis)
+                throws Exception {
             DuplexCase c = new DuplexCase(paths.echo(), paths.user(), BenchRooms.babble(50), 30, this.question,
                     new short[16_000], 583, 50, true);
             return c.run((room, userRms) -> {
@@ -105,6 +124,9 @@ class LongTurnsOfTheRoomTest {
                 }
                 if (longTurn != null) {
                     room.sayAfterReplyEnds(longTurn, 2000);
+                }
+                if (later != null) {
+                    room.sayAfterReplyEnds(later, laterMillis);
                 }
             });
         }
