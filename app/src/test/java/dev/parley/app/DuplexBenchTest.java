@@ -94,10 +94,12 @@ class DuplexBenchTest {
         assertEquals(1, eot.size(), run.toString());
         Matcher turns = Pattern.compile(".* 20 dB (\\d+|-) \\(P90 (\\d+|-), (\\d+) turns\\)").matcher(eot.getFirst());
         assertTrue(turns.matches(), eot.getFirst());
-        Matcher audio = Pattern.compile("speech end -> first audio: median (\\d+|-) ms, P90 (\\d+|-) ms \\((\\d+) replies\\)")
+        Matcher audio = Pattern.compile("speech end -> first audio: median (\\d+|-) ms, P90 (\\d+|-) ms \\((\\d+) replies; (\\d+) replies "
+                + "started speculatively, (\\d+) of them confirmed by the final transcript\\)")
                 .matcher(lines.stream().filter(l -> l.startsWith("speech end -> first audio")).findFirst().orElse(""));
         assertTrue(audio.matches(), run.toString());
         int timed = Integer.parseInt(turns.group(3));
+        assertTrue(Integer.parseInt(audio.group(5)) <= Integer.parseInt(audio.group(4)), "confirmed <= started: " + run);
         assertTrue(timed <= 2 && Integer.parseInt(audio.group(3)) <= timed, "two questions at most, each replied once: " + run);
         if (Integer.parseInt(audio.group(3)) > 0) {
             // a reply cannot sound before the turn it answers has ended, nor either before the user stopped talking

@@ -52,7 +52,7 @@ public final class VoicePipeline implements AutoCloseable {
     private static final Turn NO_MORE_TURNS = new Turn(-1, "", -1, -1);
 
     private final AudioSource rawSource;
-    private AudioSource source;
+    private volatile AudioSource source;   // read without the lock by frontEndCost (the dashboard's timer)
     private final SpeechRecognizer recognizer;
     private final Responder responder;
     private final SpeechSynthesizer synthesizer;
@@ -190,16 +190,16 @@ public final class VoicePipeline implements AutoCloseable {
         return new Speculation(speculated.get(), confirmed.get());
     }
 
-    /** The audio front end's live figures (echo return loss enhancement, delay). */
+    /** The audio front end's live figures (echo return loss enhancement, delay, its cost per frame). */
     public FrontEndStats frontEndStats() {
-        return frontEnd.stats();
+        return frontEnd.stats().withCost(frontEndCost());
     }
 
     /**
      * What the audio front end has cost per 10 ms frame since {@link #start()} (a snapshot; empty where no front end
      * runs, or before the start).
      */
-    public synchronized FrameCost frontEndCost() {
+    public FrameCost frontEndCost() {
         return source instanceof FrontEndSource f ? f.frameCost() : new FrameCost();
     }
 

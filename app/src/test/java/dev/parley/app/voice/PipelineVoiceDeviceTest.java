@@ -109,10 +109,12 @@ class PipelineVoiceDeviceTest {
             voice.addExchangeListener(exchanges::add);
             UiEvents ui = new UiEvents();
             Exchange e;
+            java.util.Optional<dev.parley.audio.frontend.FrontEndStats> live;
             try {
                 voice.start(turns, ui);
                 device.speak(whatTimeIsIt.concat(PcmAudio.silence(1500, 16_000)));
                 e = exchanges.poll(WAIT_S, TimeUnit.SECONDS);
+                live = voice.frontEndStats();
             } finally {
                 device.endInput();
                 voice.close();
@@ -128,6 +130,14 @@ class PipelineVoiceDeviceTest {
             assertEquals(false, ui.speaking.getLast(), "speaking off at the end: " + ui.speaking);
             assertTrue(LevelMeter.rmsDbfs(device.played(tts.sampleRate())) > -40, "the reply was played");
             assertEquals(false, voice.running());
+            // the dashboard's figures while the loop ran: with the echo canceller on, what it costs a frame
+            assertTrue(live.isPresent(), "the running loop has front end figures");
+            if (live.get().echoCancelling()) {
+                assertTrue(live.get().frameMicros() > 0 && live.get().frameMicros() <= live.get().frameP99Micros(),
+                        live.get().toString());
+                assertTrue(dev.parley.app.gui.dashboard.DashboardViewModel.echoText(live.get()).contains(" a 10 ms frame (P99 "),
+                        dev.parley.app.gui.dashboard.DashboardViewModel.echoText(live.get()));
+            }
         } finally {
             tts.close();
         }

@@ -1,5 +1,6 @@
 package dev.parley.app.cli.bench;
 
+import dev.parley.audio.Speculation;
 import dev.parley.audio.frontend.FrameCost;
 import dev.parley.audio.room.ScheduledSpeech;
 import java.util.ArrayList;
@@ -42,9 +43,11 @@ final class DuplexAnalysis {
     /**
      * @param audible  whether Parley's speaker played anything between two nanoTimes
      * @param frontEnd what the audio front end cost per frame over the run
+     * @param speculation the loop's speculative replies over the run
      */
     static DuplexTally tally(DuplexEvents events, List<Utterance> said, int trials, int unanswered, int skipped,
-                             int noiseTrials, int endSilenceMs, BiPredicate<Long, Long> audible, FrameCost frontEnd) {
+                             int noiseTrials, int endSilenceMs, BiPredicate<Long, Long> audible, FrameCost frontEnd,
+                             Speculation speculation) {
         long window = (endSilenceMs + TURN_GRACE_MS) * 1_000_000L;
         Set<Utterance> caught = new HashSet<>();
         List<Double> latencies = new ArrayList<>();
@@ -128,7 +131,8 @@ final class DuplexAnalysis {
             }
         }
         return new DuplexTally(trials, events.replies().size(), unanswered, selfInterruptions, cutUnheard, selfTurns, bargeIns,
-                skipped, latencies, exact, noiseTurns, noiseTrials, endOfTurn, firstAudio, frontEnd);
+                skipped, latencies, exact, noiseTurns, noiseTrials, endOfTurn, firstAudio, frontEnd,
+                speculation);
     }
 
     /**

@@ -242,8 +242,10 @@ final class DuplexBenchCommand implements Callable<Integer> {
         }
         lines.add(eot.substring(0, eot.length() - (bySnr.isEmpty() ? 0 : 1)));
         List<Double> fa = total.firstAudioMs();
-        lines.add(String.format(Locale.ROOT, "speech end -> first audio: median %s ms, P90 %s ms (%d replies)", median(fa),
-                fa.isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", DuplexTally.percentile(fa, 0.9)), fa.size()));
+        lines.add(String.format(Locale.ROOT, "speech end -> first audio: median %s ms, P90 %s ms (%d replies; %d replies started"
+                        + " speculatively, %d of them confirmed by the final transcript)", median(fa),
+                fa.isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", DuplexTally.percentile(fa, 0.9)), fa.size(),
+                total.speculation().started(), total.speculation().confirmed()));
         FrameCost fe = total.frontEnd();
         lines.add(fe.frames() == 0 ? "audio front end: none ran (--aec off)"
                 : String.format(Locale.ROOT, "audio front end per 10 ms frame: median %.0f us, P99 %.0f us, %.1f%% of real time at"

@@ -4,6 +4,7 @@ import dev.parley.app.cli.LoadedModel;
 import dev.parley.app.voice.EngineResponder;
 import dev.parley.app.voice.KeepOpenSynthesizer;
 import dev.parley.audio.PcmAudio;
+import dev.parley.audio.Speculation;
 import dev.parley.audio.VoicePipeline;
 import dev.parley.audio.VoiceSettings;
 import dev.parley.audio.asr.VoskRecognizer;
@@ -54,6 +55,7 @@ final class DuplexRun {
         int skipped = 0;
         VirtualRoom room = new VirtualRoom(setup);
         FrameCost frontEndCost = new FrameCost();
+        Speculation speculation = new Speculation(0, 0);
         try (CachedSession session = s.model().newSession(s.context())) {
             EngineResponder responder = new EngineResponder(s.model().newConversation(session, null), s.sampler(), s.maxTokens());
             responder.warmUp();
@@ -104,6 +106,7 @@ final class DuplexRun {
                 }
                 awaitQuiet(pipeline, room, events);
                 frontEndCost = pipeline.frontEndCost();
+                speculation = pipeline.speculation();
             }
         } finally {
             room.close();
@@ -113,7 +116,8 @@ final class DuplexRun {
             s.log().println("parley: bench duplex: " + label + ": voice loop error: " + e);
         }
         return DuplexAnalysis.tally(events, said, s.plan().trials().size(), unanswered, skipped, (int) s.plan().noiseOnly(),
-                s.settings().endOfTurnSilenceMillis(), room::playedBetween, frontEndCost);
+                s.settings().endOfTurnSilenceMillis(), room::playedBetween, frontEndCost,
+                speculation);
     }
 
     /** The run's events in time order on stderr, seconds from the first question. */

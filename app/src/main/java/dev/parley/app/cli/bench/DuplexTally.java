@@ -1,5 +1,6 @@
 package dev.parley.app.cli.bench;
 
+import dev.parley.audio.Speculation;
 import dev.parley.audio.frontend.FrameCost;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,11 +24,12 @@ import java.util.Locale;
  * @param endOfTurnMs       for each question heard with words, the user's voice end to the turn's final transcript
  * @param firstAudioMs      for each of those that got a reply, the user's voice end to the reply's first audio
  * @param frontEnd          what the audio front end cost per 10 ms frame
+ * @param speculation       replies started speculatively before the end of a turn, and those its final transcript confirmed
  */
 record DuplexTally(int trials, int replies, int unanswered, int selfInterruptions, int cutUnheard, int selfTurns, int bargeIns,
                    int skipped,
                    List<Double> latenciesMs, int exact, int noiseFalseTurns, int noiseTrials, List<Double> endOfTurnMs,
-                   List<Double> firstAudioMs, FrameCost frontEnd) {
+                   List<Double> firstAudioMs, FrameCost frontEnd, Speculation speculation) {
     DuplexTally {
         latenciesMs = List.copyOf(latenciesMs);
         endOfTurnMs = List.copyOf(endOfTurnMs);
@@ -43,7 +45,9 @@ record DuplexTally(int trials, int replies, int unanswered, int selfInterruption
         return new DuplexTally(trials + o.trials, replies + o.replies, unanswered + o.unanswered,
                 selfInterruptions + o.selfInterruptions, cutUnheard + o.cutUnheard, selfTurns + o.selfTurns, bargeIns + o.bargeIns, skipped + o.skipped,
                 joined(latenciesMs, o.latenciesMs), exact + o.exact, noiseFalseTurns + o.noiseFalseTurns, noiseTrials + o.noiseTrials,
-                joined(endOfTurnMs, o.endOfTurnMs), joined(firstAudioMs, o.firstAudioMs), frontEnd.plus(o.frontEnd));
+                joined(endOfTurnMs, o.endOfTurnMs), joined(firstAudioMs, o.firstAudioMs), frontEnd.plus(o.frontEnd),
+                new Speculation(speculation.started() + o.speculation.started(),
+                        speculation.confirmed() + o.speculation.confirmed()));
     }
 
     private static List<Double> joined(List<Double> a, List<Double> b) {
@@ -53,7 +57,7 @@ record DuplexTally(int trials, int replies, int unanswered, int selfInterruption
     }
 
     static DuplexTally empty() {
-        return new DuplexTally(0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, List.of(), List.of(), new FrameCost());
+        return new DuplexTally(0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, List.of(), List.of(), new FrameCost(), new Speculation(0, 0));
     }
 
     double medianMs() {

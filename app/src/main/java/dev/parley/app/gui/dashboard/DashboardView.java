@@ -125,7 +125,8 @@ public final class DashboardView extends ScrollPane {
         echoLabel.setWrapText(true);
         echoLabel.textProperty().bind(vm.echoProperty().map(t -> "Echo canceller: " + t));
         Tooltip.install(echoLabel, new Tooltip("The voice loop's echo canceller (Parley's linear canceller, or WebRTC AEC3 if chosen): how much of Parley's own "
-                + "voice it removes from the microphone (ERLE), and the speaker-to-microphone delay it found"));
+                + "voice it removes from the microphone (ERLE), the speaker-to-microphone delay it found, and the time the front end "
+                + "(canceller, noise suppression, filter) takes for each 10 ms of microphone audio"));
         VBox engine = card("Engine", last, queue, echoLabel);
         GridPane grid = new GridPane();
         grid.setHgap(16);

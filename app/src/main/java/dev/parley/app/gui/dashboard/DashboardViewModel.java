@@ -37,12 +37,15 @@ public final class DashboardViewModel {
         echo.set(stats.map(DashboardViewModel::echoText).orElse("voice loop not running"));
     }
 
-    /** How the dashboard writes the echo canceller's figures. */
+    /** How the dashboard writes the echo canceller's figures, with what the front end costs where it was measured. */
     public static String echoText(dev.parley.audio.frontend.FrontEndStats s) {
-        return s.echoCancelling()
-                ? String.format(java.util.Locale.ROOT, "ERLE %.1f dB, delay %d ms, echo return loss %.1f dB",
-                        s.erleDb(), s.delayMs(), s.echoReturnLossDb())
-                : "off (half-duplex)";
+        if (!s.echoCancelling()) {
+            return "off (half-duplex)";
+        }
+        String text = String.format(Locale.ROOT, "ERLE %.1f dB, delay %d ms, echo return loss %.1f dB", s.erleDb(),
+                s.delayMs(), s.echoReturnLossDb());
+        return Double.isNaN(s.frameMicros()) ? text : text + String.format(Locale.ROOT,
+                "; %.0f µs a 10 ms frame (P99 %.0f µs)", s.frameMicros(), s.frameP99Micros());
     }
 
     public ReadOnlyStringProperty echoProperty() {

@@ -2,6 +2,7 @@ package dev.parley.app.cli.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.parley.audio.Speculation;
 import dev.parley.audio.frontend.FrameCost;
 import dev.parley.audio.room.ScheduledSpeech;
 import java.util.List;
@@ -39,7 +40,7 @@ class DuplexAnalysisTest {
         FrameCost frontEnd = new FrameCost();
         frontEnd.add(3_000_000, 10);
         DuplexTally t = DuplexAnalysis.tally(ev, List.of(question, bargeIn, missed), 3, 0, 0, 1, 600,
-                (a, b) -> a < audibleTo && b > audibleFrom, frontEnd);
+                (a, b) -> a < audibleTo && b > audibleFrom, frontEnd, new Speculation(3, 2));
         assertEquals(2, t.replies());
         assertEquals(1, t.selfInterruptions());
         assertEquals(1, t.cutUnheard());
@@ -72,7 +73,7 @@ class DuplexAnalysisTest {
         ev.holdAt(6280 * MS, 1, true);                    // the barge-in holds it 180 ms after its onset
         ev.stopAt(7300 * MS, 1);                          // and the final transcript's words confirm the stop
         ev.turnAt(7300 * MS, 2, "stop");
-        DuplexTally t = DuplexAnalysis.tally(ev, List.of(question, bargeIn), 1, 0, 0, 0, 600, (a, b) -> true, new FrameCost());
+        DuplexTally t = DuplexAnalysis.tally(ev, List.of(question, bargeIn), 1, 0, 0, 0, 600, (a, b) -> true, new FrameCost(), new Speculation(0, 0));
         assertEquals(0, t.selfInterruptions());
         assertEquals(1, t.detected());
         assertEquals(180.0, t.medianMs(), 1e-9, "latency to the hold that the stop confirmed");
@@ -82,11 +83,13 @@ class DuplexAnalysisTest {
     @Test
     void tallyPercentilesAreNearestRank() {
         DuplexTally t = new DuplexTally(10, 10, 0, 0, 0, 0, 10, 0, List.of(100.0, 400.0, 200.0, 300.0, 500.0, 600.0, 700.0,
-                800.0, 900.0, 1000.0), 0, 0, 0, List.of(650.0, 700.0), List.of(900.0), new FrameCost());
+                800.0, 900.0, 1000.0), 0, 0, 0, List.of(650.0, 700.0), List.of(900.0), new FrameCost(),
+                new Speculation(2, 1));
         assertEquals(500.0, t.medianMs());
         assertEquals(900.0, t.p90Ms());
         assertEquals(t.latenciesMs().size() * 2, t.plus(t).detected());
         assertEquals(List.of(650.0, 700.0, 650.0, 700.0), t.plus(t).endOfTurnMs());
         assertEquals(650.0, DuplexTally.percentile(t.endOfTurnMs(), 0.5));
+        assertEquals(new Speculation(4, 2), t.plus(t).speculation());
     }
 }
