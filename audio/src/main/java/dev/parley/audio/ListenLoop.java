@@ -831,6 +831,17 @@ final class ListenLoop implements Runnable {
     static final double LOUDEST_MILLIS = 500;
     /** See {@link #LONG_TURN_MILLIS}: halfway between the talking room's loudest voice and the user's, dB. */
     static final double LONG_TURN_MARGIN_DB = 3;
+    /**
+     * A long turn ({@link #LONG_TURN_MILLIS}) taken as the user's may be a question said into the room's talking, whose
+     * voice fills most of it: it teaches the user's level nothing once that level is known, and a first turn teaches it
+     * only with its voiced frames within this much of its loudest {@link #LOUDEST_MILLIS} ms. Measured in `bench duplex`
+     * (kitchen, babble at SNR 10): "open the settings" said in the bed made a 10 s turn whose median, -36 dBFS, became
+     * the user's level (theirs is -26); the bed's "one" at -40 was then as loud as the user's and a noise false turn. In
+     * {@code LongTurnsOfTheRoomTest} the question over a talker 9.5 dB below the user taught the talker's level (-44
+     * dBFS against the user's -38), and the talker's next 8 s were then a turn; keeping the frames within 9 dB of the
+     * loudest still left -44 (the talker's loud syllables reach that far).
+     */
+    static final double LONG_TURN_USER_DB = 6;
 
     /** Whether the turn being heard is a long one of the room's talking ({@link #LONG_TURN_MILLIS}). */
     private boolean roomTalking() {
@@ -1139,6 +1150,14 @@ final class ListenLoop implements Runnable {
                     : unvoiced() ? ": less than a word's voice stood out of the room, dropped"
                     : talking ? ": a long turn whose loudest voice stays well below the user's, the room talking, dropped"
                     : ": too quiet to be the user's, dropped");
+        }
+        if (!echo && !room && userVoice.pendingMillis() >= LONG_TURN_MILLIS) {
+            // a long turn may be a question said into the room's talking, whose voice fills most of it
+            if (userVoice.known()) {
+                userVoice.dropped();        // the level stays as the user's earlier turns taught it
+            } else {
+                userVoice.keepLoudest(LOUDEST_MILLIS, LONG_TURN_USER_DB);      // the user's voice is its loudest
+            }
         }
         if (!echo && !room && floorKnown) {
             userVoice.acceptedOver(quietFloor.floorDbfs(), ABOVE_FLOOR_DB);   // a first turn at the room's floor teaches nothing

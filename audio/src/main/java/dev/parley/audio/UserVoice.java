@@ -86,6 +86,16 @@ final class UserVoice {
         }
     }
 
+    /**
+     * Keeps of the utterance being heard only the voiced frames within {@code withinDb} of its loudest {@code
+     * loudestMillis} ms ({@link #pendingLoudestDbfs}): for a long turn that is to teach the user's level but may hold the
+     * room's voices besides theirs (a question said into someone talking on), the user's are its loudest.
+     */
+    void keepLoudest(double loudestMillis, double withinDb) {
+        double top = pendingLoudestDbfs(loudestMillis);
+        pending.removeIf(f -> f[0] < top - withinDb);
+    }
+
     /** The utterance heard since the last call was not the user's, or is over: nothing of it counts. */
     void dropped() {
         pending.clear();

@@ -43,7 +43,7 @@ class LongTurnsOfTheRoomTest {
             short[] talker = r.level(talking("espeak-ng", 3, 20), -TALKER_DB);
             // 2.5 s after the 20 s, the same voice says one more sentence (2.4 s): too short to be a long turn
             short[] more = r.level(DuplexCase.load(r.wav.resolve("espeak-ng/05-set-a-timer-for-five-minutes.wav")), -TALKER_DB);
-            OfflineDuplexRoom room = r.run(talker, null, null, more, 2000 + 20_000 + 2500);
+            OfflineDuplexRoom room = r.run(talker, null, null, more, 2000 + 20_000 + 2500, 50);
             assertEquals(1, room.turns().size(), name + ": the question only, but the turns were " + room.turns()
                     + ": " + BenchRooms.events(room));
         }
@@ -61,6 +61,18 @@ class LongTurnsOfTheRoomTest {
         assertEquals(2, room.turns().size(), "the question over the talking made no turn: " + what);
         OfflineDuplexRoom alone = r.run(talker, null, null);
         assertEquals(1, alone.turns().size(), "the talker alone: " + alone.turns());
+    }
+
+    @Test
+    void aQuestionOverTheTalkingTeachesTheUsersLevelNotTheTalkers() throws Exception {
+        Room r = new Room("office-small");
+        short[] talker = r.level(talking("espeak-ng", 3, 20), -TALKER_DB);
+        short[] question = r.level(DuplexCase.load(r.wav.resolve("espeak-ng/08-open-the-settings.wav")), 0);
+        // after the question's turn (with the talker's 20 s in it) and its 15 s reply, the room talks on for 8 s more
+        short[] more = r.level(talking("espeak-ng", 1, 8), -TALKER_DB);
+        OfflineDuplexRoom room = r.run(talker, question, null, more, 2000 + 20_000 + 18_000, 75);
+        assertEquals(2, room.turns().size(), "the first question and the one over the talking, but the turns were "
+                + room.turns() + ": " + BenchRooms.events(room));
     }
 
     @Test
@@ -107,14 +119,17 @@ class LongTurnsOfTheRoomTest {
 
         /** The case, with the talker 2 s after the reply, the user's question 6 s after it, their long turn 2 s after. */
         OfflineDuplexRoom run(short[] talker, short[] question, short[] longTurn) throws Exception {
-            return run(talker, question, longTurn, null, 0);
+            return run(talker, question, longTurn, null, 0, 50);
         }
 
-        /** {@link #run(short[], short[], short[])}, and {@code later} said {@code laterMillis} after the reply. */
-        OfflineDuplexRoom run(short[] talker, short[] question, short[] longTurn, short[] later, int laterMillis)
-                throws Exception {
-            DuplexCase c = new DuplexCase(paths.echo(), paths.user(), BenchRooms.babble(50), 30, this.question,
-                    new short[16_000], 583, 50, true);
+        /**
+         * {@link #run(short[], short[], short[])}, and {@code later} said {@code laterMillis} after the reply, in a room
+         * {@code seconds} long.
+         */
+        OfflineDuplexRoom run(short[] talker, short[] question, short[] longTurn, short[] later, int laterMillis,
+                              int seconds) throws Exception {
+            DuplexCase c = new DuplexCase(paths.echo(), paths.user(), BenchRooms.babble(seconds), 30, this.question,
+                    new short[16_000], 583, seconds, true);
             return c.run((room, userRms) -> {
                 if (talker != null) {
                     room.sayAfterReplyEnds(talker, 2000);

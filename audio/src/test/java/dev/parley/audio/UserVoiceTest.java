@@ -162,4 +162,20 @@ class UserVoiceTest {
         assertEquals(-40, v.pendingLoudestDbfs(500), 1e-9, "two loud frames and 40 at -40 make the loudest 500 ms");
         assertEquals(-44, v.pendingLoudestDbfs(60_000), 1e-9, "more than was heard: its quietest voiced frame");
     }
+
+    @Test
+    void aLongTurnKeepsOnlyItsLoudestVoiceToTeachTheUsersLevel() {
+        UserVoice v = new UserVoice(6);
+        for (int i = 0; i < 400; i++) {
+            v.heard(-47 - i % 5, FRAME);       // eight seconds of someone talking across the room, -47..-51 dBFS
+        }
+        for (int i = 0; i < 60; i++) {
+            v.heard(-26 - i % 3, FRAME);       // and the user's question said into it, -26..-28
+        }
+        assertEquals(-49, v.pendingLevelDbfs(), 0.5, "the turn's median is the talker's");
+        v.keepLoudest(500, 6);
+        assertEquals(60 * FRAME, v.pendingMillis(), 1e-9, "only the question's frames are within 6 dB of the loudest");
+        v.accepted();
+        assertEquals(-27, v.levelDbfs(), 0.5, "the user's level is the question's, not the talker's");
+    }
 }
