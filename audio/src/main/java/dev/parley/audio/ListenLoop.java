@@ -839,7 +839,11 @@ final class ListenLoop implements Runnable {
      * the user's level (theirs is -26); the bed's "one" at -40 was then as loud as the user's and a noise false turn. In
      * {@code LongTurnsOfTheRoomTest} the question over a talker 9.5 dB below the user taught the talker's level (-44
      * dBFS against the user's -38), and the talker's next 8 s were then a turn; keeping the frames within 9 dB of the
-     * loudest still left -44 (the talker's loud syllables reach that far).
+     * loudest still left -44 (the talker's loud syllables reach that far). Where such a turn's median stays more than
+     * {@link #USER_VOICE_MARGIN_DB} below the user's level (it is mostly the room's voice), its voiced frames below
+     * that margin teach the room's loud moments, as a dropped long turn's do: in `bench duplex` (kitchen, babble at SNR
+     * 10) a 25.5 s turn at -36 dBFS held the question, and the bed's "one" at -40 later stood 10 dB above loud moments
+     * learnt only in the bed's lulls (-50.5) and was a turn.
      */
     static final double LONG_TURN_USER_DB = 6;
 
@@ -1154,6 +1158,14 @@ final class ListenLoop implements Runnable {
         if (!echo && !room && userVoice.pendingMillis() >= LONG_TURN_MILLIS) {
             // a long turn may be a question said into the room's talking, whose voice fills most of it
             if (userVoice.known()) {
+                if (!userVoice.pendingIsTheUser()) {
+                    // mostly the room's voice around the user's words: that voice is one of the room's loud moments
+                    for (double[] f : turnVoiced) {
+                        if (f[0] < userVoice.levelDbfs() - USER_VOICE_MARGIN_DB) {
+                            quietPeaks.addLater(f[0], f[1]);
+                        }
+                    }
+                }
                 userVoice.dropped();        // the level stays as the user's earlier turns taught it
             } else {
                 userVoice.keepLoudest(LOUDEST_MILLIS, LONG_TURN_USER_DB);      // the user's voice is its loudest

@@ -76,6 +76,18 @@ class LongTurnsOfTheRoomTest {
     }
 
     @Test
+    void aSentenceOfTheTalkerAfterTheQuestionOverItIsTheRooms() throws Exception {
+        Room r = new Room("office-small");
+        short[] talker = r.level(talking("espeak-ng", 3, 20), -TALKER_DB);
+        short[] question = r.level(DuplexCase.load(r.wav.resolve("espeak-ng/08-open-the-settings.wav")), 0);
+        // after the question's turn and its reply, the talker says one more sentence (2.4 s): too short to be a long turn
+        short[] more = r.level(DuplexCase.load(r.wav.resolve("espeak-ng/05-set-a-timer-for-five-minutes.wav")), -TALKER_DB);
+        OfflineDuplexRoom room = r.run(talker, question, null, more, 2000 + 20_000 + 18_000, 75);
+        assertEquals(2, room.turns().size(), "the first question and the one over the talking, but the turns were "
+                + room.turns() + ": " + BenchRooms.events(room));
+    }
+
+    @Test
     void theUsersOwnLongTurnIsATurn() throws Exception {
         Room r = new Room("kitchen");
         short[] talk = r.level(talking("marytts", 1, 30), 0);      // the user goes on for 12 s at their level
