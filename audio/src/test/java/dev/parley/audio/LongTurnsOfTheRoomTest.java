@@ -65,24 +65,26 @@ class LongTurnsOfTheRoomTest {
 
     @Test
     void aQuestionOverTheTalkingTeachesTheUsersLevelNotTheTalkers() throws Exception {
-        Room r = new Room("office-small");
-        short[] talker = r.level(talking("espeak-ng", 3, 20), -TALKER_DB);
-        short[] question = r.level(DuplexCase.load(r.wav.resolve("espeak-ng/08-open-the-settings.wav")), 0);
-        // after the question's turn (with the talker's 20 s in it) and its 15 s reply, the room talks on for 8 s more
-        short[] more = r.level(talking("espeak-ng", 1, 8), -TALKER_DB);
-        OfflineDuplexRoom room = r.run(talker, question, null, more, 2000 + 20_000 + 18_000, 75);
-        assertEquals(2, room.turns().size(), "the first question and the one over the talking, but the turns were "
-                + room.turns() + ": " + BenchRooms.events(room));
+        // the room talks on for 8 s more
+        assertOnlyTheQuestionsAfterTheTalkerSays(talking("espeak-ng", 1, 8));
     }
 
     @Test
     void aSentenceOfTheTalkerAfterTheQuestionOverItIsTheRooms() throws Exception {
+        // one more sentence (2.4 s): too short to be a long turn
+        assertOnlyTheQuestionsAfterTheTalkerSays(
+                DuplexCase.load(SharedFixtures.require("vosk/wav").resolve("espeak-ng/05-set-a-timer-for-five-minutes.wav")));
+    }
+
+    /**
+     * The question said over the talking (small office), and after its turn (with the talker's 20 s in it) and its 15 s
+     * reply, the talker says {@code more}: the two questions are the only turns.
+     */
+    private static void assertOnlyTheQuestionsAfterTheTalkerSays(short[] more) throws Exception {
         Room r = new Room("office-small");
         short[] talker = r.level(talking("espeak-ng", 3, 20), -TALKER_DB);
         short[] question = r.level(DuplexCase.load(r.wav.resolve("espeak-ng/08-open-the-settings.wav")), 0);
-        // after the question's turn and its reply, the talker says one more sentence (2.4 s): too short to be a long turn
-        short[] more = r.level(DuplexCase.load(r.wav.resolve("espeak-ng/05-set-a-timer-for-five-minutes.wav")), -TALKER_DB);
-        OfflineDuplexRoom room = r.run(talker, question, null, more, 2000 + 20_000 + 18_000, 75);
+        OfflineDuplexRoom room = r.run(talker, question, null, r.level(more, -TALKER_DB), 2000 + 20_000 + 18_000, 75);
         assertEquals(2, room.turns().size(), "the first question and the one over the talking, but the turns were "
                 + room.turns() + ": " + BenchRooms.events(room));
     }

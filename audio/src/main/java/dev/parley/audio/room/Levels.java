@@ -59,15 +59,8 @@ public final class Levels {
     /** Index of the first active frame's first sample (where speech starts), or -1 for silence. */
     public static int onset(float[] x, int sampleRate) {
         int frame = Math.max(1, sampleRate / 100);
-        double loudest = 0;
-        for (int from = 0; from < x.length; from += frame) {
-            loudest = Math.max(loudest, frameEnergy(x, from, Math.min(x.length, from + frame)));
-        }
-        if (loudest <= 0) {
-            return -1;
-        }
-        double threshold = loudest * Math.pow(10, -ACTIVE_RANGE_DB / 10);
-        for (int from = 0; from < x.length; from += frame) {
+        double threshold = activeThreshold(x, frame);
+        for (int from = 0; threshold > 0 && from < x.length; from += frame) {
             if (frameEnergy(x, from, Math.min(x.length, from + frame)) >= threshold) {
                 return from;
             }
@@ -81,21 +74,23 @@ public final class Levels {
      */
     public static int end(float[] x, int sampleRate) {
         int frame = Math.max(1, sampleRate / 100);
-        double loudest = 0;
-        for (int from = 0; from < x.length; from += frame) {
-            loudest = Math.max(loudest, frameEnergy(x, from, Math.min(x.length, from + frame)));
-        }
-        if (loudest <= 0) {
-            return -1;
-        }
-        double threshold = loudest * Math.pow(10, -ACTIVE_RANGE_DB / 10);
+        double threshold = activeThreshold(x, frame);
         int last = -1;
-        for (int from = 0; from < x.length; from += frame) {
+        for (int from = 0; threshold > 0 && from < x.length; from += frame) {
             if (frameEnergy(x, from, Math.min(x.length, from + frame)) >= threshold) {
                 last = Math.min(x.length, from + frame);
             }
         }
         return last;
+    }
+
+    /** The mean-square energy a frame of {@code frame} samples needs to be active, 0 for silence. */
+    private static double activeThreshold(float[] x, int frame) {
+        double loudest = 0;
+        for (int from = 0; from < x.length; from += frame) {
+            loudest = Math.max(loudest, frameEnergy(x, from, Math.min(x.length, from + frame)));
+        }
+        return loudest * Math.pow(10, -ACTIVE_RANGE_DB / 10);
     }
 
     /** The linear gain that brings a signal at {@code fromDb} to {@code toDb}. */
